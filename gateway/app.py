@@ -1,0 +1,78 @@
+"""The FastAPI application: the only public API of the suite (API.md)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from gateway import errors
+from gateway.commands import CommandClient
+from gateway.context import Gateway
+from gateway.metrics import observe
+from gateway.recorder import Recorder
+from gateway.routes import actions, admin, characters, combats, events, keys, ops
+from gateway.routes import settings as settings_routes
+from shared.bus import Bus
+from shared.keys import Keys
+from shared.logging import configure, get_logger
+from shared.service_main import redis_client
+from shared.settings import GatewaySettings
+
+log = get_logger(__name__)
+
+DESCRIPTION = """
+Referee for turn-based roleplay combats. Communities call this API with their key
+(`Authorization: Bearer <key>`); every error has the body
+`{"error": {"code", "message", "rule", "details"}}` (Spanish with `Accept-Language: es`).
+"""
+
+
+def create_app(settings: GatewaySettings | None = None) -> FastAPI:
+    settings = settings or GatewaySettings()
+    configure(level=settings.log_level, json=settings.log_json, service="gateway")
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        names = Keys(settings.ns)
+        redis = redis_client(settings.redis_url, max_connections=512)
+        bus = Bus(
+            settings.rabbitmq_url,
+            namespace=settings.ns,
+            partitions=settings.referee_partitions,
+            delivery_limit=settings.referee_delivery_limit,
+            publish_timeout=settings.referee_publish_timeout,
+        )
+        await bus.connect()
+        await bus.declare_topology()
+        client = CommandClient(bus)
+        await client.start()
+        recorder = Recorder(redis, bus, names)
+        await recorder.start()
+        app.state.gateway = Gateway(settings, redis, bus, names, client, recorder)
+        if settings.admin_token_generated:
+            log.warning(
+                "admin_token_generated",
+                token=settings.referee_admin_token,
+                hint="set REFEREE_ADMIN_TOKEN (make run writes one to .env)",
+            )
+        log.info("gateway_started", namespace=settings.ns)
+        try:
+            yield
+        finally:
+            await bus.close()
+            await redis.aclose()
+
+    app = FastAPI(
+        title="Combat referee",
+        version="1.0.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        max_body_size=settings.referee_max_body_bytes,
+    )
+    errors.install(app)
+    app.middleware("http")(observe)
+    for module in (admin, keys, settings_routes, characters, combats, actions, events, ops):
+        app.include_router(module.router)
+    return app

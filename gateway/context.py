@@ -1,0 +1,31 @@
+"""The gateway's adapters, wired once at start-up and reached from every route."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import Request
+from redis.asyncio import Redis
+
+from gateway.commands import CommandClient
+from gateway.recorder import Recorder
+from shared.bus import Bus
+from shared.keys import Keys
+from shared.settings import GatewaySettings
+
+
+@dataclass
+class Gateway:
+    settings: GatewaySettings
+    redis: Redis
+    bus: Bus
+    keys: Keys
+    client: CommandClient
+    recorder: Recorder
+    ready_cache: dict[str, Any] = field(default_factory=dict)
+
+
+def gateway(request: Request) -> Gateway:
+    gw: Gateway = request.app.state.gateway
+    return gw

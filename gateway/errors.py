@@ -1,0 +1,134 @@
+"""API.md "Errors": one body for every error, in Spanish when the client prefers it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from shared.bus import BusUnavailableError
+from shared.errors import error_body, kind_of
+from shared.logging import get_logger
+
+log = get_logger(__name__)
+
+
+class ApiError(Exception):
+    def __init__(
+        self,
+        code: str,
+        *,
+        rule: str | None = None,
+        details: dict[str, Any] | None = None,
+        status: int | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(code)
+        self.code = code
+        self.rule = rule
+        self.details = details or {}
+        self.status = status or kind_of(code).status
+        self.headers = headers
+
+
+def prefers_spanish(accept_language: str | None) -> bool:
+    """True when the highest-weighted language of ``Accept-Language`` is Spanish."""
+    if not accept_language:
+        return False
+    best, best_q = "", -1.0
+    for part in accept_language.split(","):
+        lang, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        if q > best_q:
+            best, best_q = lang.strip().lower(), q
+    return best == "es" or best.startswith("es-")
+
+
+def error_response(
+    request: Request,
+    code: str,
+    *,
+    rule: str | None = None,
+    details: dict[str, Any] | None = None,
+    status: int | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    spanish = prefers_spanish(request.headers.get("accept-language"))
+    body = error_body(code, spanish=spanish, rule=rule, details=details)
+    return JSONResponse(body, status_code=status or kind_of(code).status, headers=headers)
+
+
+def _field_path(loc: tuple[Any, ...] | list[Any]) -> str:
+    return ".".join(str(p) for p in loc)
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def on_api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(
+            request,
+            exc.code,
+            rule=exc.rule,
+            details=exc.details,
+            status=exc.status,
+            headers=exc.headers,
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def on_validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return error_response(request, "malformed_json", status=400)
+        fields = [
+            {
+                "path": _field_path(e.get("loc", ())),
+                "message": str(e.get("msg", "")),
+                "type": str(e.get("type", "")),
+            }
+            for e in errors
+        ]
+        return error_response(request, "invalid_request", details={"errors": fields})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {
+            400: "malformed_json",
+            401: "unauthorized",
+            403: "forbidden",
+            404: "not_found",
+            413: "payload_too_large",
+            429: "rate_limited",
+        }.get(exc.status_code)
+        if code is None:
+            return JSONResponse(
+                {
+                    "error": {
+                        "code": "http_error",
+                        "message": str(exc.detail),
+                        "rule": None,
+                        "details": {},
+                    }
+                },
+                status_code=exc.status_code,
+                headers=getattr(exc, "headers", None),
+            )
+        return error_response(request, code, status=exc.status_code)
+
+    async def on_dependency(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("dependency_unavailable", error=repr(exc))
+        return error_response(
+            request, "dependency_unavailable", status=503, headers={"Retry-After": "1"}
+        )
+
+    for exc_type in (BusUnavailableError, RedisConnectionError, RedisTimeoutError):
+        app.add_exception_handler(exc_type, on_dependency)

@@ -1,0 +1,123 @@
+"""API.md "Idempotency and concurrency": ``Idempotency-Key`` on every POST.
+
+The first request with a key takes a short lock, runs, and stores its answer for 24 h. The
+same key with the same body replays that answer and changes nothing; with another body it is
+422 ``idempotency_key_reused``; while the first one runs, 409 ``request_in_progress``. Ids
+that a request mints (combat id, action id, command message id) are derived from the key, so
+even a retry after a crash in the middle is recognised by the services as the same command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+
+from gateway.context import Gateway
+from gateway.errors import ApiError, prefers_spanish
+from shared.errors import error_body
+
+LOCK_SECONDS = 60
+KEEP_SECONDS = 24 * 3600
+MAX_KEY_LENGTH = 128
+
+
+@dataclass
+class Answer:
+    status: int
+    body: Any
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def response(self, *, replayed: bool = False) -> JSONResponse:
+        headers = dict(self.headers)
+        if replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return JSONResponse(self.body, status_code=self.status, headers=headers)
+
+
+Operation = Callable[[str | None], Awaitable[Answer]]
+
+
+def _fingerprint(request: Request, body: Any) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{request.method} {request.url.path}\n{canonical}".encode()).hexdigest()
+
+
+def _error_answer(request: Request, exc: ApiError) -> Answer:
+    spanish = prefers_spanish(request.headers.get("accept-language"))
+    body = error_body(exc.code, spanish=spanish, rule=exc.rule, details=exc.details)
+    return Answer(exc.status, body, dict(exc.headers or {}))
+
+
+async def idempotent(
+    request: Request, gw: Gateway, tenant: str, body: Any, operation: Operation
+) -> JSONResponse:
+    key = request.headers.get("idempotency-key")
+    if key is None:
+        return (await operation(None)).response()
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise ApiError(
+            "invalid_request",
+            details={
+                "errors": [
+                    {
+                        "path": "header.Idempotency-Key",
+                        "message": f"1 to {MAX_KEY_LENGTH} characters",
+                    }
+                ]
+            },
+        )
+    record_key = gw.keys.idempotency(tenant, hashlib.sha256(key.encode()).hexdigest())
+    fingerprint = _fingerprint(request, body)
+    pending = json.dumps({"state": "pending", "fp": fingerprint})
+    for _ in range(3):
+        if await gw.redis.set(record_key, pending, nx=True, ex=LOCK_SECONDS):
+            return await _first(request, gw, record_key, fingerprint, key, operation)
+        raw = await gw.redis.get(record_key)
+        if raw is None:
+            continue  # the lock just expired: take it
+        record = json.loads(raw)
+        if record["fp"] != fingerprint:
+            raise ApiError("idempotency_key_reused")
+        if record["state"] == "pending":
+            raise ApiError("request_in_progress")
+        answer = Answer(record["status"], record["body"], record.get("headers", {}))
+        return answer.response(replayed=True)
+    raise ApiError("request_in_progress")
+
+
+async def _first(
+    request: Request,
+    gw: Gateway,
+    record_key: str,
+    fingerprint: str,
+    key: str,
+    operation: Operation,
+) -> JSONResponse:
+    try:
+        answer = await operation(key)
+    except ApiError as exc:
+        if exc.status >= 500:
+            await gw.redis.delete(record_key)
+            raise
+        answer = _error_answer(request, exc)
+    except BaseException:
+        await gw.redis.delete(record_key)  # nothing was answered: the client may retry
+        raise
+    if answer.status >= 500:
+        await gw.redis.delete(record_key)
+        return answer.response()
+    done = {
+        "state": "done",
+        "fp": fingerprint,
+        "status": answer.status,
+        "body": answer.body,
+        "headers": answer.headers,
+    }
+    await gw.redis.set(record_key, json.dumps(done, default=str), ex=KEEP_SECONDS)
+    return answer.response()

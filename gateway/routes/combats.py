@@ -1,0 +1,186 @@
+"""API.md "Combats": start, read, list, and the audit log."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from gateway.auth import Principal, current_principal
+from gateway.context import Gateway, gateway
+from gateway.dispatch import ids_for, raise_if_rejected, send
+from gateway.errors import ApiError
+from gateway.idempotency import Answer, idempotent
+from gateway.routes.characters import load_sheet
+from gateway.routes.settings import load_settings
+from gateway.views import CombatReader, public_event
+from shared.actions import CharacterId, Square
+from shared.messages import CMD_COMBAT_START
+from shared.payloads import Opening, StartCombat
+from shared.redis_streams import text
+
+router = APIRouter(prefix="/v1/combats", tags=["combats"])
+
+CombatPath = Annotated[str, Path(pattern=r"^c_[0-9a-f]{32}$")]
+Room = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
+
+
+class OpeningBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["challenge", "skill"]
+    skill: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None
+    targets: list[CharacterId] = Field(default_factory=list, max_length=8)
+
+    @model_validator(mode="after")
+    def _skill_named(self) -> OpeningBody:
+        if self.kind == "skill" and not self.skill:
+            raise ValueError("a skill opening names its skill (umh 1.1.1.1)")
+        if self.kind == "challenge" and (self.skill or self.targets):
+            raise ValueError("a challenge names no skill nor targets (umh 1.1.1.2)")
+        return self
+
+
+class StartCombatBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    room: Room
+    ruleset: Literal["umh", "cypher", "l5r"]
+    attacker: CharacterId
+    defenders: list[CharacterId] = Field(min_length=1, max_length=8)
+    opening: OpeningBody
+    positions: dict[CharacterId, Square] | None = Field(None, max_length=32)
+
+
+def reader(gw: Annotated[Gateway, Depends(gateway)]) -> CombatReader:
+    return CombatReader(gw.redis, gw.keys)
+
+
+@router.post("", status_code=201, responses={202: {"description": "still being processed"}})
+async def start_combat(
+    body: StartCombatBody,
+    request: Request,
+    principal: Annotated[Principal, Depends(current_principal)],
+    gw: Annotated[Gateway, Depends(gateway)],
+    combats: Annotated[CombatReader, Depends(reader)],
+) -> JSONResponse:
+    """Start a combat: an out-of-combat attack or a challenge (umh 1.1.1)."""
+    tenant = principal.community_id
+
+    async def operation(key: str | None) -> Answer:
+        sheets: dict[str, dict[str, Any]] = {}
+        for character in [body.attacker, *body.defenders]:
+            sheet = await load_sheet(gw, tenant, character)
+            if sheet is None:
+                raise ApiError("unknown_character", details={"character": character})
+            sheets[character] = sheet
+        settings = await load_settings(gw, tenant)
+        combat_id = ids_for(tenant, key, "combat", "c")
+        command = StartCombat(
+            combat_id=combat_id,
+            ruleset=body.ruleset,
+            attacker=body.attacker,
+            defenders=body.defenders,
+            opening=Opening.model_validate(body.opening.model_dump()),
+            positions=body.positions,
+            sheets=sheets,
+            settings=settings,
+            moderator=principal.is_moderator,
+        )
+        outcome = await send(
+            gw,
+            type_=CMD_COMBAT_START,
+            tenant=tenant,
+            room=body.room,
+            combat_id=combat_id,
+            correlation_id=ids_for(tenant, key, "combat-correlation", "r"),
+            message_id=ids_for(tenant, key, "combat-command", "m"),
+            payload=command.model_dump(mode="json"),
+        )
+        raise_if_rejected(outcome)
+        location = {"Location": f"/v1/combats/{combat_id}"}
+        combat = await combats.view(combat_id, tenant)
+        if not outcome.complete or combat is None:
+            return Answer(202, {"id": combat_id, "status": "pending"}, location)
+        started = int(outcome.events[0].occurred_at.timestamp() * 1000) if outcome.events else 0
+        async with gw.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(gw.keys.combats_index(tenant), {combat_id: started}, nx=True)
+            pipe.zadd(gw.keys.room_index(tenant, body.room), {combat_id: started}, nx=True)
+            await pipe.execute()
+        return Answer(201, _fill_vitality(combat, sheets), location)
+
+    return await idempotent(request, gw, tenant, body.model_dump(mode="json"), operation)
+
+
+def _fill_vitality(combat: dict[str, Any], sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Before resolution has read the sheets, nobody has lost vitality yet."""
+    for cid, part in combat.get("participants", {}).items():
+        if part.get("vit") is None and cid in sheets:
+            vit = sheets[cid].get("stats", {}).get("vit")
+            part["vit"], part["vit_max"] = vit, vit
+    return combat
+
+
+@router.get("/{combat_id}")
+async def get_combat(
+    combat_id: CombatPath,
+    principal: Annotated[Principal, Depends(current_principal)],
+    combats: Annotated[CombatReader, Depends(reader)],
+) -> dict[str, Any]:
+    combat = await combats.view(combat_id, principal.community_id)
+    if combat is None:
+        raise ApiError("not_found")
+    return combat
+
+
+@router.get("")
+async def list_combats(
+    principal: Annotated[Principal, Depends(current_principal)],
+    gw: Annotated[Gateway, Depends(gateway)],
+    combats: Annotated[CombatReader, Depends(reader)],
+    room: Annotated[Room | None, Query()] = None,
+    active: Annotated[bool | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> dict[str, Any]:
+    """The community's combats, newest first; ``room`` and ``active`` filter them."""
+    tenant = principal.community_id
+    index = gw.keys.room_index(tenant, room) if room else gw.keys.combats_index(tenant)
+    found: list[dict[str, Any]] = []
+    start = 0
+    while len(found) < limit:
+        ids = await gw.redis.zrevrange(index, start, start + 4 * limit - 1)
+        if not ids:
+            break
+        start += len(ids)
+        for raw in ids:
+            combat = await combats.view(text(raw), tenant)
+            if combat is None:
+                continue
+            if active is not None and (combat["phase"] != "ended") != active:
+                continue
+            found.append(combat)
+            if len(found) >= limit:
+                break
+    return {"combats": found}
+
+
+@router.get("/{combat_id}/log")
+async def combat_log(
+    combat_id: CombatPath,
+    principal: Annotated[Principal, Depends(current_principal)],
+    combats: Annotated[CombatReader, Depends(reader)],
+    after: Annotated[str | None, Query(pattern=r"^\d{1,20}-\d{1,20}$")] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
+) -> dict[str, Any]:
+    """Every event of the combat in order (the audit log); page with ``after``."""
+    if await combats.view(combat_id, principal.community_id) is None:
+        raise ApiError("not_found")
+    entries = await combats.log(combat_id, after=after, limit=limit)
+    events = [{"log_id": sid, **public_event(env)} for sid, env in entries]
+    return {
+        "combat_id": combat_id,
+        "events": events,
+        "next": entries[-1][0] if len(entries) == limit else None,
+    }

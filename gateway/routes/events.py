@@ -1,0 +1,72 @@
+"""API.md "Events to frontends": the community's events as Server-Sent Events.
+
+The stream is the community's Redis stream written by the recorder; the SSE ``id`` is the
+stream entry id, so a client reconnecting with ``Last-Event-ID`` gets every event it missed
+(kept at least 24 h). ``room`` or ``combat`` narrow the stream.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+
+from gateway.auth import Principal, current_principal
+from gateway.context import Gateway, gateway
+from gateway.errors import ApiError
+from gateway.routes.combats import Room
+from gateway.views import public_event
+from shared.messages import INTERNAL_EVENTS, Envelope
+from shared.redis_streams import entries, read_entries
+
+router = APIRouter(prefix="/v1/events", tags=["events"])
+
+STREAM_ID = r"^\d{1,20}-\d{1,20}$"
+BLOCK_MS = 5000
+
+
+@router.get("", response_class=EventSourceResponse)
+async def events(
+    request: Request,
+    principal: Annotated[Principal, Depends(current_principal)],
+    gw: Annotated[Gateway, Depends(gateway)],
+    room: Annotated[Room | None, Query()] = None,
+    combat: Annotated[str | None, Query(pattern=r"^c_[0-9a-f]{32}$")] = None,
+    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
+    since: Annotated[
+        str | None,
+        Query(pattern=STREAM_ID, description="resume after this event id (as Last-Event-ID)"),
+    ] = None,
+) -> AsyncIterator[ServerSentEvent]:
+    """Every event of the community from now on (or after ``Last-Event-ID``)."""
+    resume = last_event_id or since
+    if resume is not None and not _valid_id(resume):
+        raise ApiError(
+            "invalid_request",
+            details={"errors": [{"path": "header.Last-Event-ID", "message": "a stream id"}]},
+        )
+    stream = gw.keys.events_stream(principal.community_id)
+    position = resume or "$"
+    if position == "$":
+        # Pin "now" to a concrete id so nothing published meanwhile is skipped.
+        last = entries(await gw.redis.xrevrange(stream, count=1))
+        position = last[0][0] if last else "0-0"
+    while not await request.is_disconnected():
+        reply = await gw.redis.xread({stream: position}, count=200, block=BLOCK_MS)
+        for entry_id, fields in read_entries(reply):
+            position = entry_id
+            env = Envelope.model_validate_json(fields["e"])
+            if env.type in INTERNAL_EVENTS:
+                continue
+            if room is not None and env.room != room:
+                continue
+            if combat is not None and env.combat_id != combat:
+                continue
+            yield ServerSentEvent(id=position, event=env.type, data=public_event(env))
+
+
+def _valid_id(value: str) -> bool:
+    return re.fullmatch(STREAM_ID, value) is not None

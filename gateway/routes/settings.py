@@ -1,0 +1,68 @@
+"""API.md "Settings": per community, defaults from the rules; moderators change them."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends
+from pydantic import ValidationError
+
+from gateway.auth import Principal, current_principal, moderator
+from gateway.context import Gateway, gateway
+from gateway.errors import ApiError
+from shared.settings import CommunitySettings
+
+router = APIRouter(prefix="/v1/settings", tags=["settings"])
+
+
+async def load_settings(gw: Gateway, tenant: str) -> CommunitySettings:
+    raw = await gw.redis.get(gw.keys.settings(tenant))
+    return CommunitySettings.model_validate_json(raw) if raw else CommunitySettings()
+
+
+def _deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in patch.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+@router.get("", response_model=CommunitySettings)
+async def get_settings(
+    principal: Annotated[Principal, Depends(current_principal)],
+    gw: Annotated[Gateway, Depends(gateway)],
+) -> CommunitySettings:
+    return await load_settings(gw, principal.community_id)
+
+
+@router.patch("", response_model=CommunitySettings)
+async def patch_settings(
+    patch: Annotated[
+        dict[str, Any],
+        Body(
+            description="A partial CommunitySettings document, merged into the current one",
+            examples=[{"timers": {"turn_seconds": 60}}],
+        ),
+    ],
+    principal: Annotated[Principal, Depends(moderator)],
+    gw: Annotated[Gateway, Depends(gateway)],
+) -> CommunitySettings:
+    current = await load_settings(gw, principal.community_id)
+    try:
+        updated = CommunitySettings.model_validate(_deep_merge(current.model_dump(), patch))
+    except ValidationError as exc:
+        errors = [
+            {"path": "body." + ".".join(str(p) for p in e["loc"]), "message": e["msg"]}
+            for e in exc.errors()
+        ]
+        raise ApiError("invalid_request", details={"errors": errors}) from exc
+    await gw.redis.set(gw.keys.settings(principal.community_id), updated.model_dump_json())
+    return updated
+
+
+def settings_json(settings: CommunitySettings) -> dict[str, Any]:
+    return dict(json.loads(settings.model_dump_json()))

@@ -1,0 +1,80 @@
+"""Read models: the combat of API.md merged from the services' published views."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from redis.asyncio import Redis
+
+from shared.keys import Keys
+from shared.messages import Envelope
+from shared.redis_streams import entries
+
+
+def public_event(env: Envelope) -> dict[str, Any]:
+    """An event as frontends see it (SSE ``data``, action answers, the combat log)."""
+    return {
+        "id": env.message_id,
+        "type": env.type,
+        "combat_id": env.combat_id,
+        "room": env.room,
+        "occurred_at": env.occurred_at.isoformat().replace("+00:00", "Z"),
+        "correlation_id": env.correlation_id,
+        "causation_id": env.causation_id,
+        "data": env.payload,
+    }
+
+
+def merge_combat(
+    turns: dict[str, Any], resolution: dict[str, Any] | None, version: int
+) -> dict[str, Any]:
+    """The combat of API.md "Combats": turns' view, resolution's condition, the version."""
+    combat = {k: v for k, v in turns.items() if k != "tenant"}
+    combat["version"] = version
+    condition = (resolution or {}).get("participants", {})
+    participants: dict[str, Any] = {}
+    for cid, part in turns.get("participants", {}).items():
+        cond = condition.get(cid, {})
+        participants[cid] = {
+            **part,
+            "vit": cond.get("vit"),
+            "vit_max": cond.get("vit_max"),
+            "effects": cond.get("effects", []),
+        }
+    combat["participants"] = participants
+    return combat
+
+
+class CombatReader:
+    def __init__(self, redis: Redis, keys: Keys) -> None:
+        self.redis = redis
+        self.keys = keys
+
+    async def view(self, combat_id: str, tenant: str) -> dict[str, Any] | None:
+        """The combat, or None when it does not exist or belongs to another community."""
+        agg = self.keys.combat("turns", combat_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.get(agg.view_of("turns"))
+            pipe.get(agg.view_of("resolution"))
+            pipe.get(agg.version)
+            turns_raw, res_raw, version = await pipe.execute()
+        if turns_raw is None:
+            return None
+        turns = json.loads(turns_raw)
+        if turns.get("tenant") != tenant:
+            return None
+        resolution = json.loads(res_raw) if res_raw else None
+        return merge_combat(turns, resolution, int(version or 0))
+
+    async def version(self, combat_id: str) -> int:
+        raw = await self.redis.get(self.keys.combat("turns", combat_id).version)
+        return int(raw or 0)
+
+    async def log(
+        self, combat_id: str, *, after: str | None, limit: int
+    ) -> list[tuple[str, Envelope]]:
+        key = self.keys.combat("turns", combat_id).log
+        start = f"({after}" if after else "-"
+        reply = await self.redis.xrange(key, start, "+", count=limit)
+        return [(sid, Envelope.model_validate_json(f["e"])) for sid, f in entries(reply)]

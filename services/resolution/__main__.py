@@ -1,0 +1,3 @@
+from services.resolution.main import main
+
+main()

@@ -1,0 +1,121 @@
+"""Each combatant's condition inside a combat: the state of services/resolution.
+
+The runtime stores the state as a JSON-ready dict; :class:`CombatCondition` is its domain
+form (``to_dict`` / ``from_dict``). Sheets are the snapshots ``combat.started`` carried, so
+a sheet edited mid-combat never changes a running combat (ARCHITECTURE.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from shared.sheets.umh import UmhSheet
+
+SIDES = ("attackers", "defenders")
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """One participant: side, vitality (VIT) now and at most, active effects, sheet."""
+
+    side: str
+    vit: int
+    vit_max: int
+    sheet: Mapping[str, Any]
+    effects: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def is_down(self) -> bool:
+        """umh 4.1.1.2: a combatant at 0 VIT is down."""
+        return self.vit <= 0
+
+    def with_vit(self, vit: int) -> Combatant:
+        return replace(self, vit=max(0, vit))
+
+    def parsed_sheet(self) -> UmhSheet:
+        return UmhSheet.model_validate(self.sheet)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "side": self.side,
+            "vit": self.vit,
+            "vit_max": self.vit_max,
+            "effects": [dict(effect) for effect in self.effects],
+            "sheet": dict(self.sheet),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Combatant:
+        return cls(
+            side=data["side"],
+            vit=int(data["vit"]),
+            vit_max=int(data["vit_max"]),
+            sheet=data["sheet"],
+            effects=tuple(data.get("effects", ())),
+        )
+
+
+@dataclass(frozen=True)
+class CombatCondition:
+    """The condition of every combatant of one combat, and the actions already resolved."""
+
+    combat_id: str
+    ruleset: str
+    participants: Mapping[str, Combatant]
+    resolved_actions: tuple[str, ...] = field(default=())
+
+    def has_resolved(self, action_id: str) -> bool:
+        return action_id in self.resolved_actions
+
+    def after_action(self, action_id: str, changed: Mapping[str, Combatant]) -> CombatCondition:
+        """The condition once ``action_id`` is resolved with the ``changed`` combatants."""
+        return replace(
+            self,
+            participants={**self.participants, **changed},
+            resolved_actions=(*self.resolved_actions, action_id),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "combat_id": self.combat_id,
+            "ruleset": self.ruleset,
+            "participants": {cid: c.to_dict() for cid, c in self.participants.items()},
+            "resolved_actions": list(self.resolved_actions),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CombatCondition:
+        return cls(
+            combat_id=data["combat_id"],
+            ruleset=data["ruleset"],
+            participants={cid: Combatant.from_dict(c) for cid, c in data["participants"].items()},
+            resolved_actions=tuple(data.get("resolved_actions", ())),
+        )
+
+
+def entering_combatant(side: str, sheet: Mapping[str, Any]) -> Combatant:
+    """umh 1.2.1: a combatant enters on his side with his full VIT (the sheet's stats.vit)."""
+    vit = UmhSheet.model_validate(sheet).stats.vit
+    return Combatant(side=side, vit=vit, vit_max=vit, sheet=sheet)
+
+
+def condition_at_start(payload: Mapping[str, Any]) -> CombatCondition:
+    """umh 1.2.1-1.2.2: everyone on both sides of ``combat.started``, at full VIT.
+
+    Raises ``ValueError`` when a participant has no sheet or stands on both sides (the
+    turns service refuses both before a combat starts, so this is a broken contract).
+    """
+    sheets: Mapping[str, Mapping[str, Any]] = payload["sheets"]
+    participants: dict[str, Combatant] = {}
+    for side in SIDES:
+        for character in payload["sides"].get(side, ()):
+            if character in participants:
+                raise ValueError(f"{character} is listed twice in combat.started")
+            if character not in sheets:
+                raise ValueError(f"combat.started has no sheet for {character}")
+            participants[character] = entering_combatant(side, sheets[character])
+    return CombatCondition(
+        combat_id=payload["combat_id"], ruleset=payload["ruleset"], participants=participants
+    )

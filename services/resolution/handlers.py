@@ -1,0 +1,74 @@
+"""services/resolution: one handler per message type; each returns a Decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.resolution.rulesets import ruleset_named, ruleset_of
+from shared.domain import Decision, TimerRequest
+from shared.keys import Keys
+from shared.messages import (
+    COMBAT_ENDED,
+    COMBAT_STARTED,
+    COMBATANT_JOINED,
+    RESOLUTION_REQUESTED,
+    Envelope,
+)
+from shared.runtime import Handler, ServiceSpec, State, Target
+
+SERVICE = "resolution"
+
+
+class CombatNotKnownYetError(RuntimeError):
+    """An input about a combat whose start this service has not seen: retried later."""
+
+
+def on_combat_started(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
+    """Take the snapshot of every sheet the combat started with."""
+    if state is not None:
+        return Decision(None)
+    ruleset = ruleset_named(str(env.payload.get("ruleset", "")))
+    return ruleset.on_combat_started(env.payload, now_ms=now)
+
+
+def on_combat_ended(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
+    """The combat is over: its condition is kept for the retention time, then expires."""
+    if state is None or state.get("ended"):
+        return Decision(None)
+    return Decision({**state, "ended": True})
+
+
+def on_combat_event(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
+    if state is None:
+        raise CombatNotKnownYetError(f"{env.type} for unknown combat {env.combat_id}")
+    return ruleset_of(state).on_event(state, env.type, env.payload, now_ms=now)
+
+
+HANDLERS: dict[str, Handler] = {
+    COMBAT_STARTED: on_combat_started,
+    COMBATANT_JOINED: on_combat_event,
+    RESOLUTION_REQUESTED: on_combat_event,
+    COMBAT_ENDED: on_combat_ended,
+}
+
+
+def spec(keys: Keys) -> ServiceSpec:
+    def targets(env: Envelope) -> list[Target]:
+        combat_id = env.combat_id or env.payload.get("combat_id")
+        if not combat_id:
+            return []
+        return [Target(keys.combat(SERVICE, combat_id), combat_id)]
+
+    def view(state: State, _now: int) -> dict[str, Any]:
+        return ruleset_of(state).view(state)
+
+    def is_active(_state: State) -> bool:
+        return False  # resolution arms no timers yet
+
+    def armed(_state: State) -> list[TimerRequest]:
+        return []
+
+    def expires(state: State) -> bool:
+        return bool(state.get("ended", False))
+
+    return ServiceSpec(SERVICE, HANDLERS, targets, view, is_active, armed, expires)

@@ -1,0 +1,20 @@
+"""The rulesets services/resolution computes, by name."""
+
+from __future__ import annotations
+
+from services.resolution.ruleset import ResolutionRuleset, State
+from services.resolution.umh import UmhResolution
+from shared.errors import RuleViolation
+
+RULESETS: dict[str, ResolutionRuleset] = {"umh": UmhResolution()}
+
+
+def ruleset_named(name: str) -> ResolutionRuleset:
+    ruleset = RULESETS.get(name)
+    if ruleset is None:
+        raise RuleViolation("unsupported_ruleset", None, ruleset=name)
+    return ruleset
+
+
+def ruleset_of(state: State) -> ResolutionRuleset:
+    return ruleset_named(str(state.get("ruleset", "")))

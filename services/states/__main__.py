@@ -1,0 +1,3 @@
+from services.states.main import main
+
+main()

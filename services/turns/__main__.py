@@ -1,0 +1,3 @@
+from services.turns.main import main
+
+main()

@@ -1,0 +1,108 @@
+"""The action bodies of ``POST /v1/combats/{id}/actions`` (API.md "Actions").
+
+The gateway validates a body against this union; services/turns receives it unchanged in a
+``combat.act`` command. Character ids and squares follow API.md's identifier rules.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+CharacterId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
+Square = Annotated[tuple[int, int], Field(description="[x, y] grid square")]
+SkillName = Annotated[str, StringConstraints(min_length=1, max_length=80)]
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    actor: CharacterId
+
+
+class SkillAction(_Action):
+    """Use a skill; offensive skills open one pending reaction per target (umh 2.4.2)."""
+
+    type: Literal["skill"]
+    skill: SkillName
+    targets: list[CharacterId | Square] = Field(default_factory=list, max_length=16)
+    use_number: int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
+
+
+class ReactAction(_Action):
+    """Answer a pending reaction: a defensive skill, ``null`` to take it, or RESISTIR."""
+
+    type: Literal["react"]
+    action_id: Annotated[str, StringConstraints(pattern=r"^a_[0-9a-f]{32}$")]
+    skill: SkillName | None = None
+    resist: bool = False
+    use_number: int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
+
+
+class MoveAction(_Action):
+    type: Literal["move"]
+    to: Square
+
+
+class PassTurnAction(_Action):
+    type: Literal["pass_turn"]
+
+
+class JoinAction(_Action):
+    type: Literal["join"]
+    side: Literal["attackers", "defenders"]
+    via: Literal["irrumpir", "llamada_de_auxilio"]
+
+
+class VetoJoinAction(_Action):
+    type: Literal["veto_join"]
+    joiner: CharacterId
+
+
+class FleeAction(_Action):
+    type: Literal["flee"]
+    skill: SkillName | None = None
+
+
+class EquipAction(_Action):
+    type: Literal["equip"]
+    item: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+
+
+class DisconnectAction(_Action):
+    type: Literal["disconnect"]
+
+
+class ReconnectAction(_Action):
+    type: Literal["reconnect"]
+
+
+class PactAction(_Action):
+    type: Literal["pact"]
+
+
+class AnnulAction(_Action):
+    """Moderator only: annuls the combat (umh 4.2.4)."""
+
+    type: Literal["annul"]
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+
+
+Action = Annotated[
+    SkillAction
+    | ReactAction
+    | MoveAction
+    | PassTurnAction
+    | JoinAction
+    | VetoJoinAction
+    | FleeAction
+    | EquipAction
+    | DisconnectAction
+    | ReconnectAction
+    | PactAction
+    | AnnulAction,
+    Field(discriminator="type"),
+]
+
+MODERATOR_ONLY_ACTIONS = frozenset({"annul"})

@@ -1,0 +1,318 @@
+"""The RabbitMQ adapter (aio-pika), with the topology of ARCHITECTURE.md "Scale and placement".
+
+Per service: a direct exchange ``<ns>.<service>.commands`` (routing key: the room) whose
+alternate exchange is a consistent-hash exchange over N quorum partition queues with single
+active consumer, a delivery limit and a dead-letter exchange. An isolated room is bound by
+name on the direct exchange to a queue of its own. Public events go to the topic exchange
+``<ns>.events`` (routing key: the event type).
+
+Publishing uses a robust connection, publisher confirms with returns raising, persistent
+messages and a timeout on every publish (LIBRARIES.md). Consumed queue objects are kept
+referenced for the life of the process so that robust reconnection restores them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import aio_pika
+import aiormq
+from aio_pika.abc import (
+    AbstractChannel,
+    AbstractExchange,
+    AbstractIncomingMessage,
+    AbstractQueue,
+    AbstractRobustConnection,
+)
+from pydantic import ValidationError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from shared.keys import Names
+from shared.logging import get_logger
+from shared.messages import SERVICES, Envelope
+
+log = get_logger(__name__)
+
+MessageHandler = Callable[[Envelope], Awaitable[None]]
+
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    ConnectionError,
+    TimeoutError,
+    aiormq.exceptions.AMQPConnectionError,
+    aiormq.exceptions.ChannelInvalidStateError,
+    aio_pika.exceptions.PublishError,
+)
+
+
+PUBLISH_ERRORS: tuple[type[BaseException], ...] = (
+    *TRANSIENT_ERRORS,
+    aio_pika.exceptions.DeliveryError,
+)
+
+
+class BusUnavailableError(Exception):
+    """RabbitMQ did not take the message in time (or refused it): nothing was sent."""
+
+
+class Bus:
+    def __init__(
+        self,
+        url: str,
+        *,
+        namespace: str,
+        partitions: int,
+        delivery_limit: int,
+        publish_timeout: float,
+    ) -> None:
+        self.url = url
+        self.names = Names(namespace)
+        self.partitions = partitions
+        self.delivery_limit = delivery_limit
+        self.publish_timeout = publish_timeout
+        self._connection: AbstractRobustConnection | None = None
+        self._publisher: AbstractChannel | None = None
+        self._consumer: AbstractChannel | None = None
+        self._exchanges: dict[str, AbstractExchange] = {}
+        self._queues: list[AbstractQueue] = []  # kept referenced (LIBRARIES.md)
+        self._consumer_tags: list[tuple[AbstractQueue, str]] = []
+
+    # --- lifecycle ---------------------------------------------------------------------
+    async def connect(self) -> None:
+        self._connection = await aio_pika.connect_robust(self.url, timeout=10)
+        self._publisher = await self._connection.channel(
+            publisher_confirms=True, on_return_raises=True
+        )
+        self._consumer = await self._connection.channel(publisher_confirms=False)
+        await self._consumer.set_qos(prefetch_count=1)
+
+    async def close(self) -> None:
+        for queue, tag in self._consumer_tags:
+            with contextlib.suppress(Exception):
+                await queue.cancel(tag)
+        self._consumer_tags.clear()
+        if self._connection is not None:
+            await self._connection.close()
+        self._connection = None
+
+    @property
+    def connection(self) -> AbstractRobustConnection:
+        if self._connection is None:
+            raise RuntimeError("bus not connected")
+        return self._connection
+
+    @property
+    def is_connected(self) -> bool:
+        return self._connection is not None and not self._connection.is_closed
+
+    def _channel(self, consumer: bool = False) -> AbstractChannel:
+        channel = self._consumer if consumer else self._publisher
+        if channel is None:
+            raise RuntimeError("bus not connected")
+        return channel
+
+    # --- topology ------------------------------------------------------------------------
+    def _quorum_args(self, service: str) -> dict[str, Any]:
+        return {
+            "x-queue-type": "quorum",
+            "x-single-active-consumer": True,
+            "x-delivery-limit": self.delivery_limit,
+            "x-dead-letter-exchange": self.names.dead_letters(),
+            "x-dead-letter-routing-key": service,
+        }
+
+    async def _exchange(
+        self, name: str, kind: aio_pika.ExchangeType, arguments: dict[str, Any] | None = None
+    ) -> AbstractExchange:
+        exchange = await self._channel().declare_exchange(
+            name, kind, durable=True, arguments=arguments
+        )
+        self._exchanges[name] = exchange
+        return exchange
+
+    async def declare_topology(self, services: Iterable[str] = SERVICES) -> None:
+        """Declare every exchange and queue (idempotent; every process may call it)."""
+        names = self.names
+        await self._exchange(names.events(), aio_pika.ExchangeType.TOPIC)
+        dlx = await self._exchange(names.dead_letters(), aio_pika.ExchangeType.DIRECT)
+        channel = self._channel()
+        for service in services:
+            dead = await channel.declare_queue(
+                names.dead_queue(service), durable=True, arguments={"x-queue-type": "quorum"}
+            )
+            await dead.bind(dlx, routing_key=service)
+            hashed = await self._exchange(
+                names.commands_hash(service), aio_pika.ExchangeType.X_CONSISTENT_HASH
+            )
+            await self._exchange(
+                names.commands(service),
+                aio_pika.ExchangeType.DIRECT,
+                {"alternate-exchange": names.commands_hash(service)},
+            )
+            for index in range(self.partitions):
+                queue = await channel.declare_queue(
+                    names.partition(service, index),
+                    durable=True,
+                    arguments=self._quorum_args(service),
+                )
+                await queue.bind(hashed, routing_key="1")
+
+    async def isolate_room(self, service: str, room: str) -> str:
+        """Give a busy room a queue of its own (ARCHITECTURE.md "Scale and placement")."""
+        name = self.names.room_queue(service, room)
+        queue = await self._channel().declare_queue(
+            name, durable=True, arguments=self._quorum_args(service)
+        )
+        await queue.bind(self._exchanges[self.names.commands(service)], routing_key=room)
+        return name
+
+    async def unisolate_room(self, service: str, room: str) -> None:
+        name = self.names.room_queue(service, room)
+        queue = await self._channel().declare_queue(
+            name, durable=True, arguments=self._quorum_args(service)
+        )
+        await queue.unbind(self._exchanges[self.names.commands(service)], routing_key=room)
+
+    # --- publishing ----------------------------------------------------------------------
+    async def publish_raw(
+        self,
+        exchange: str,
+        routing_key: str,
+        body: bytes,
+        *,
+        message_id: str,
+        correlation_id: str | None = None,
+        type_: str | None = None,
+        mandatory: bool = True,
+    ) -> None:
+        """Publish one persistent message and wait for the broker's confirm.
+
+        Raises :class:`BusUnavailableError` when the broker does not confirm in time, refuses the
+        message, or cannot route a mandatory message.
+        """
+        message = aio_pika.Message(
+            body,
+            message_id=message_id,
+            correlation_id=correlation_id,
+            type=type_,
+            content_type="application/json",
+            delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+        )
+        try:
+            async with asyncio.timeout(self.publish_timeout):
+                if exchange == "":
+                    target = self._channel().default_exchange
+                else:
+                    target = self._exchanges.get(exchange) or await self._channel().get_exchange(
+                        exchange
+                    )
+                    self._exchanges[exchange] = target
+                await target.publish(message, routing_key=routing_key, mandatory=mandatory)
+        except PUBLISH_ERRORS as exc:
+            raise BusUnavailableError(
+                f"publish to {exchange!r}/{routing_key!r} failed: {exc!r}"
+            ) from exc
+
+    async def publish(self, exchange: str, routing_key: str, env: Envelope) -> None:
+        await self.publish_raw(
+            exchange,
+            routing_key,
+            env.to_json(),
+            message_id=env.message_id,
+            correlation_id=env.correlation_id,
+            type_=env.type,
+        )
+
+    async def send_command(self, service: str, env: Envelope) -> None:
+        """A command to a service, routed by room."""
+        await self.publish(self.names.commands(service), env.room, env)
+
+    # --- consuming -----------------------------------------------------------------------
+    async def consume_service(
+        self, service: str, handler: MessageHandler, *, rooms: list[str] | None = None
+    ) -> list[str]:
+        """Consume every partition of a service, or only the given isolated rooms."""
+        channel = self._channel(consumer=True)
+        targets: list[tuple[str, str | None]] = (
+            [(self.names.room_queue(service, room), room) for room in rooms]
+            if rooms
+            else [(self.names.partition(service, i), None) for i in range(self.partitions)]
+        )
+        callback = self._wrap(handler)
+        for name, room in targets:
+            queue = await channel.declare_queue(
+                name, durable=True, arguments=self._quorum_args(service)
+            )
+            if room is not None:
+                await queue.bind(self.names.commands(service), routing_key=room)
+            self._queues.append(queue)
+            tag = await queue.consume(callback)
+            self._consumer_tags.append((queue, tag))
+        return [name for name, _ in targets]
+
+    async def consume_queue(
+        self,
+        queue: AbstractQueue,
+        handler: Callable[[AbstractIncomingMessage], Awaitable[None]],
+        *,
+        no_ack: bool = False,
+    ) -> None:
+        self._queues.append(queue)
+        tag = await queue.consume(handler, no_ack=no_ack)
+        self._consumer_tags.append((queue, tag))
+
+    def consumer_channel(self) -> AbstractChannel:
+        return self._channel(consumer=True)
+
+    def _wrap(
+        self, handler: MessageHandler
+    ) -> Callable[[AbstractIncomingMessage], Awaitable[None]]:
+        async def on_message(message: AbstractIncomingMessage) -> None:
+            try:
+                env = Envelope.from_json(message.body)
+            except (ValidationError, ValueError):
+                log.error("poison_message_dead_lettered", body=message.body[:200])
+                await message.reject(requeue=False)
+                return
+            delay = 0.2
+            while True:
+                try:
+                    await handler(env)
+                except TRANSIENT_ERRORS as exc:
+                    # The store or the broker is down: hold the message (the partition
+                    # waits) and retry instead of burning the delivery limit.
+                    log.warning("handler_dependency_down", error=repr(exc), retry_in=delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 5.0)
+                    if message.channel.is_closed:  # the broker will redeliver it
+                        return
+                    continue
+                except Exception:
+                    log.exception(
+                        "handler_failed",
+                        message_id=env.message_id,
+                        type=env.type,
+                        delivery_count=(message.headers or {}).get("x-delivery-count"),
+                    )
+                    await asyncio.sleep(0.1)
+                    await message.nack(requeue=True)
+                    return
+                break
+            await message.ack()
+
+        return on_message
+
+    async def consumer_counts(self, queue_names: Iterable[str]) -> dict[str, int]:
+        """Consumers per queue, read with passive declares on a throwaway channel."""
+        counts: dict[str, int] = {}
+        async with self.connection.channel(publisher_confirms=False) as channel:
+            underlay = await channel.get_underlay_channel()
+            for name in queue_names:
+                ok = await underlay.queue_declare(name, passive=True)
+                counts[name] = int(ok.consumer_count or 0)
+        return counts

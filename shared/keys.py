@@ -1,0 +1,164 @@
+"""Every Redis key and RabbitMQ name of the suite, in one place.
+
+All names start with the namespace (``REFEREE_NAMESPACE``), so several suites share one
+broker and one Redis. Keys that a Lua script touches together share a Redis Cluster hash
+tag: ``{combat:<id>}`` for a combat, ``{char:<tenant>:<id>}`` for a character's aftermath,
+``{tenant:<id>}`` for a community's own records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """The keys of one consistency unit: its state, records and outbox share a slot."""
+
+    ns: str
+    service: str
+    tag: str  # the hash tag body, e.g. "combat:c_123"
+
+    @property
+    def base(self) -> str:
+        return f"{self.ns}:{{{self.tag}}}"
+
+    @property
+    def state(self) -> str:
+        return f"{self.base}:state:{self.service}"
+
+    @property
+    def processed(self) -> str:
+        return f"{self.base}:processed:{self.service}"
+
+    @property
+    def outbox(self) -> str:
+        return f"{self.base}:outbox:{self.service}"
+
+    @property
+    def version(self) -> str:
+        """A counter that every service's commit on this aggregate increments."""
+        return f"{self.base}:version"
+
+    @property
+    def log(self) -> str:
+        """The audit log stream shared by the services writing this aggregate."""
+        return f"{self.base}:log"
+
+    @property
+    def view(self) -> str:
+        return f"{self.base}:view:{self.service}"
+
+    def view_of(self, service: str) -> str:
+        return f"{self.base}:view:{service}"
+
+    @property
+    def lock(self) -> str:
+        return f"{self.outbox}:lock"
+
+
+class Keys:
+    """Names derived from one namespace."""
+
+    def __init__(self, ns: str) -> None:
+        self.ns = ns
+
+    # --- aggregates ---
+    def combat(self, service: str, combat_id: str) -> Aggregate:
+        return Aggregate(self.ns, service, f"combat:{combat_id}")
+
+    def character(self, service: str, tenant: str, character_id: str) -> Aggregate:
+        return Aggregate(self.ns, service, f"char:{tenant}:{character_id}")
+
+    # --- service infrastructure ---
+    def outbox_dirty(self, service: str) -> str:
+        return f"{self.ns}:outbox-dirty:{service}"
+
+    def timers(self, service: str) -> str:
+        return f"{self.ns}:{{timers:{service}}}:due"
+
+    def timer_payloads(self, service: str) -> str:
+        return f"{self.ns}:{{timers:{service}}}:payload"
+
+    def active_combats(self, service: str) -> str:
+        return f"{self.ns}:active:{service}"
+
+    def heartbeat(self, service: str) -> str:
+        return f"{self.ns}:heartbeat:{service}"
+
+    # --- gateway: tenants and keys ---
+    def communities(self) -> str:
+        return f"{self.ns}:communities"
+
+    def api_keys(self) -> str:
+        """Hash: sha256(api key) -> JSON {key_id, community_id, scope}."""
+        return f"{self.ns}:api-keys"
+
+    def community_keys(self, tenant: str) -> str:
+        """Hash: key_id -> sha256(api key), the keys of one community."""
+        return f"{self.ns}:{{tenant:{tenant}}}:keys"
+
+    def settings(self, tenant: str) -> str:
+        return f"{self.ns}:{{tenant:{tenant}}}:settings"
+
+    def character_sheet(self, tenant: str, character_id: str) -> str:
+        return f"{self.ns}:{{tenant:{tenant}}}:character:{character_id}"
+
+    def idempotency(self, tenant: str, key_hash: str) -> str:
+        return f"{self.ns}:{{tenant:{tenant}}}:idem:{key_hash}"
+
+    def combats_index(self, tenant: str) -> str:
+        """Sorted set of the community's combat ids by start time."""
+        return f"{self.ns}:{{tenant:{tenant}}}:combats"
+
+    def room_index(self, tenant: str, room: str) -> str:
+        return f"{self.ns}:{{tenant:{tenant}}}:room:{room}"
+
+    def events_stream(self, tenant: str) -> str:
+        """The community's public event stream (SSE, ``Last-Event-ID``)."""
+        return f"{self.ns}:{{tenant:{tenant}}}:events"
+
+    def events_seen(self, tenant: str) -> str:
+        return f"{self.ns}:{{tenant:{tenant}}}:events-seen"
+
+    def outcome(self, tenant: str, correlation_id: str) -> str:
+        """A command's rejection, kept for polling after a 202."""
+        return f"{self.ns}:{{tenant:{tenant}}}:outcome:{correlation_id}"
+
+
+class Names:
+    """RabbitMQ exchange and queue names derived from one namespace."""
+
+    def __init__(self, ns: str) -> None:
+        self.ns = ns
+
+    def commands(self, service: str) -> str:
+        """The direct exchange a service's commands are published to (routing key: room)."""
+        return f"{self.ns}.{service}.commands"
+
+    def commands_hash(self, service: str) -> str:
+        """Its alternate exchange: consistent hash over the partitions."""
+        return f"{self.ns}.{service}.commands.hash"
+
+    def partition(self, service: str, index: int) -> str:
+        return f"{self.ns}.{service}.p{index:03d}"
+
+    def room_queue(self, service: str, room: str) -> str:
+        """The queue of an isolated room."""
+        return f"{self.ns}.{service}.room.{room}"
+
+    def events(self) -> str:
+        """The topic exchange of public events (routing key: event type)."""
+        return f"{self.ns}.events"
+
+    def dead_letters(self) -> str:
+        return f"{self.ns}.dlx"
+
+    def dead_queue(self, service: str) -> str:
+        return f"{self.ns}.{service}.dead"
+
+    def gateway_recorder(self) -> str:
+        return f"{self.ns}.gateway.recorder"
+
+    def gateway_replies(self, instance: str) -> str:
+        return f"{self.ns}.gateway.replies.{instance}"

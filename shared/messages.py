@@ -1,0 +1,137 @@
+"""The message envelope and the catalogue of message types.
+
+Every message on the bus is an :class:`Envelope` (pydantic, frozen, ``extra="forbid"``)
+serialised as JSON. Commands are imperative (``combat.start``), events are past tense
+(``turn.started``). Inside the domains, events are the plain :class:`Event` dataclass; the
+service runtime wraps them in envelopes when it commits them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION: Final = 1
+
+SERVICES: Final = ("turns", "resolution", "states")
+
+
+class Envelope(BaseModel):
+    """One message on the bus (ARCHITECTURE.md "One command, end to end")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    message_id: str
+    type: str
+    correlation_id: str
+    causation_id: str | None = None
+    combat_id: str | None = None
+    room: str
+    tenant: str
+    occurred_at: datetime
+    schema_version: int = SCHEMA_VERSION
+    # False while the chain that a gateway request started goes on in another service
+    # (see CHAIN_EVENTS); the gateway answers the request on the first final message.
+    final: bool = True
+    # The queue of the gateway instance waiting for this chain, carried along the chain.
+    reply_to: str | None = None
+    payload: dict[str, Any] = Field(default_factory=dict)
+
+    def to_json(self) -> bytes:
+        return self.model_dump_json().encode()
+
+    @classmethod
+    def from_json(cls, raw: bytes | str) -> Envelope:
+        return cls.model_validate_json(raw)
+
+
+@dataclass(frozen=True)
+class Event:
+    """A fact produced by a domain function: its type and its JSON-ready payload."""
+
+    type: str
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+def new_id(prefix: str) -> str:
+    """A fresh identifier such as ``c_3f2a...`` (combat), ``a_...`` (action), ``m_...``."""
+    return f"{prefix}_{uuid.uuid4().hex}"
+
+
+def derived_id(prefix: str, *parts: str) -> str:
+    """A deterministic identifier: the same parts always give the same id.
+
+    Used for the messages a commit produces (so a retried commit cannot mint new ones) and
+    for timer firings (so a timer fired twice is recognised as the same message).
+    """
+    digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
+    return f"{prefix}_{digest}"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+# --- commands (imperative) -----------------------------------------------------------
+CMD_COMBAT_START: Final = "combat.start"
+CMD_COMBAT_ACT: Final = "combat.act"
+CMD_TIMER_FIRED: Final = "timer.fired"
+
+# --- events (past tense) -------------------------------------------------------------
+COMBAT_STARTED: Final = "combat.started"
+COMBAT_PHASE_CHANGED: Final = "combat.phase_changed"
+COMBAT_ENDED: Final = "combat.ended"
+ROUND_STARTED: Final = "round.started"
+ROUND_ENDED: Final = "round.ended"
+TURN_STARTED: Final = "turn.started"
+TURN_ENDED: Final = "turn.ended"
+TURN_TIMED_OUT: Final = "turn.timed_out"
+TURN_PAUSED: Final = "turn.paused"
+TURN_RESUMED: Final = "turn.resumed"
+ACTION_DECLARED: Final = "action.declared"
+REACTION_REQUESTED: Final = "reaction.requested"
+REACTION_ANSWERED: Final = "reaction.answered"
+REACTION_TIMED_OUT: Final = "reaction.timed_out"
+RESOLUTION_REQUESTED: Final = "resolution.requested"
+ACTION_RESOLVED: Final = "action.resolved"
+ACTION_COMPLETED: Final = "action.completed"
+EFFECT_APPLIED: Final = "effect.applied"
+EFFECT_EXPIRED: Final = "effect.expired"
+COMBATANT_DOWN: Final = "combatant.down"
+COMBATANT_JOINED: Final = "combatant.joined"
+COMBATANT_FLED: Final = "combatant.fled"
+AFTERMATH_APPLIED: Final = "aftermath.applied"
+COMMAND_REJECTED: Final = "command.rejected"
+
+# Events that hand a gateway request over to another service: a batch that contains one
+# of them is not final, the service that consumes it finishes the chain.
+CHAIN_EVENTS: Final = frozenset({RESOLUTION_REQUESTED, ACTION_RESOLVED})
+
+# Events that only services consume: not in the public stream nor in the combat log.
+INTERNAL_EVENTS: Final = frozenset({RESOLUTION_REQUESTED})
+
+# Which events each service consumes besides its own commands. The outbox relay delivers
+# them to the service's command exchange with the room as routing key, so they are
+# partitioned and ordered per room exactly like commands.
+SUBSCRIPTIONS: Final[dict[str, frozenset[str]]] = {
+    "turns": frozenset({ACTION_RESOLVED}),
+    "resolution": frozenset({COMBAT_STARTED, COMBATANT_JOINED, RESOLUTION_REQUESTED, COMBAT_ENDED}),
+    "states": frozenset({COMBAT_STARTED, COMBATANT_JOINED, COMBAT_ENDED}),
+}
+
+
+def subscribers_of(event_type: str) -> list[str]:
+    """The services that consume an event type, in a stable order."""
+    return [name for name in SERVICES if event_type in SUBSCRIPTIONS[name]]
+
+
+# Which service owns each gateway command.
+COMMAND_OWNER: Final[dict[str, str]] = {
+    CMD_COMBAT_START: "turns",
+    CMD_COMBAT_ACT: "turns",
+}

@@ -1,0 +1,94 @@
+"""Payloads of the messages between the gateway and the services, and between services.
+
+These pydantic models are the contract at the boundary; domains convert them to their own
+dataclasses. Field names are the ones frontends see in events and in the combat log.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from shared.actions import Action
+from shared.settings import CommunitySettings
+
+
+class _Payload(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Opening(_Payload):
+    """How the combat opens (umh 1.1.1): a challenge or an offensive skill."""
+
+    kind: Literal["challenge", "skill"]
+    skill: str | None = None
+    targets: list[str] = Field(default_factory=list)
+
+
+class StartCombat(_Payload):
+    """``combat.start``: gateway -> turns. Sheets are snapshots taken at the start."""
+
+    combat_id: str
+    ruleset: str
+    attacker: str
+    defenders: list[str]
+    opening: Opening
+    positions: dict[str, tuple[int, int]] | None = None
+    sheets: dict[str, dict[str, Any]]
+    settings: CommunitySettings
+    moderator: bool = False
+
+
+class ActOnCombat(_Payload):
+    """``combat.act``: gateway -> turns, one action of API.md "Actions"."""
+
+    action_id: str
+    action: Action
+    if_match: int | None = None
+    moderator: bool = False
+
+
+class TimerFired(_Payload):
+    """``timer.fired``: the scheduler -> the service that armed the timer."""
+
+    timer_id: str
+    kind: str
+    due_ms: int
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class ReactionChoice(_Payload):
+    """How one target answered (or did not answer) an action."""
+
+    skill: str | None = None
+    resist: bool = False
+    timed_out: bool = False
+
+
+class ResolutionRequested(_Payload):
+    """``resolution.requested``: turns -> resolution, once every reaction is in."""
+
+    action_id: str
+    attacker: str
+    skill: str
+    targets: list[str]
+    reactions: dict[str, ReactionChoice] = Field(default_factory=dict)
+    round: int = 0
+
+
+class CombatEndedParticipant(_Payload):
+    side: Literal["attackers", "defenders"]
+    status: Literal["active", "down", "fled", "disconnected"]
+    reached_zero_vit: bool = False
+
+
+class CombatEnded(_Payload):
+    """``combat.ended``: turns -> everyone (states applies the aftermath)."""
+
+    combat_id: str
+    ruleset: str
+    winner: Literal["attackers", "defenders"] | None
+    reason: str
+    participants: dict[str, CombatEndedParticipant]
+    ended_at_ms: int

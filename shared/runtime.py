@@ -1,0 +1,355 @@
+"""The entrypoint shared by the three services: load, decide, commit, publish, ack.
+
+For each message (ARCHITECTURE.md "One command, end to end"): for every aggregate it
+concerns, skip it if already processed there, load the state, run the pure handler, and
+commit state + processed record + outbox (+ audit log + read model) in one Lua script; on a
+version conflict reload and retry; then flush the outbox. A rule violation commits nothing
+and answers ``command.rejected``. Only after all that does the bus adapter ack the message.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
+
+from shared.bus import Bus
+from shared.domain import Decision, TimerRequest
+from shared.errors import RuleViolation
+from shared.keys import Aggregate, Keys
+from shared.logging import bind_message, get_logger, unbind_message
+from shared.messages import (
+    CHAIN_EVENTS,
+    CMD_COMBAT_ACT,
+    CMD_TIMER_FIRED,
+    COMMAND_REJECTED,
+    INTERNAL_EVENTS,
+    Envelope,
+    Event,
+    derived_id,
+    subscribers_of,
+    utcnow,
+)
+from shared.outbox import OutboxRelay
+from shared.store import AggregateStore, Commit, CommitStatus
+from shared.timers import Claimed, TimerStore, now_ms
+
+log = get_logger(__name__)
+
+MAX_ATTEMPTS = 10
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Target:
+    """One aggregate a message concerns, and its subject (combat id or character id)."""
+
+    agg: Aggregate
+    subject: str
+
+
+Handler = Callable[[Envelope, State | None, Target, int], Decision[State]]
+
+
+@dataclass(frozen=True)
+class ServiceSpec:
+    """What a service plugs into the runtime."""
+
+    name: str
+    handlers: dict[str, Handler]
+    targets: Callable[[Envelope], list[Target]]
+    view: Callable[[State, int], dict[str, Any] | None]
+    # Active aggregates are visited by the reconciler (they may have timers armed).
+    is_active: Callable[[State], bool]
+    armed_timers: Callable[[State], list[TimerRequest]]
+    # Aggregates that may expire get the retention TTL on their keys (an ended combat).
+    expires: Callable[[State], bool]
+
+
+class ServiceRuntime:
+    def __init__(
+        self,
+        spec: ServiceSpec,
+        *,
+        redis: Redis,
+        bus: Bus,
+        keys: Keys,
+        retention_seconds: int,
+    ) -> None:
+        self.spec = spec
+        self.redis = redis
+        self.bus = bus
+        self.keys = keys
+        self.retention_seconds = retention_seconds
+        self.timers = TimerStore(
+            redis, due_key=keys.timers(spec.name), payload_key=keys.timer_payloads(spec.name)
+        )
+        dirty = keys.outbox_dirty(spec.name)
+        self.store = AggregateStore(redis, dirty_key=dirty)
+        self.relay = OutboxRelay(redis, bus, self.timers, dirty_key=dirty)
+        self.processed = 0
+
+    # --- handling --------------------------------------------------------------------------
+    async def handle(self, env: Envelope) -> None:
+        handler = self.spec.handlers.get(env.type)
+        if handler is None:
+            log.warning("message_type_ignored", type=env.type)
+            return
+        bind_message(env)
+        try:
+            for target in self.spec.targets(env):
+                await self._handle_target(env, target, handler)
+            self.processed += 1
+        finally:
+            unbind_message()
+
+    async def _handle_target(self, env: Envelope, target: Target, handler: Handler) -> None:
+        agg = target.agg
+        for _ in range(MAX_ATTEMPTS):
+            if await self.store.is_processed(agg, env.message_id):
+                log.info("message_already_processed", subject=target.subject)
+                return
+            loaded = await self.store.load(agg)
+            now = now_ms()
+            try:
+                decision = handler(env, loaded.data, target, now)
+            except RuleViolation as violation:
+                log.info("command_rejected", code=violation.code, rule=violation.rule)
+                await self._reject(env, violation.as_payload())
+                return
+            if decision.state is None:
+                return
+            commit = self._commit_of(env, target, loaded.version, decision, now)
+            result = await self.store.commit(agg, commit)
+            if result.status is CommitStatus.CONFLICT:
+                log.info("commit_conflict_retried", subject=target.subject)
+                continue
+            if result.status is CommitStatus.DUPLICATE:
+                return
+            if result.status is CommitStatus.PRECONDITION:
+                await self._reject(
+                    env,
+                    {
+                        "code": "version_mismatch",
+                        "rule": None,
+                        "details": {
+                            "expected": commit.if_match,
+                            "actual": result.aggregate_version,
+                        },
+                    },
+                )
+                return
+            await self._after_commit(target, decision.state)
+            return
+        raise RuntimeError(f"gave up after {MAX_ATTEMPTS} version conflicts on {agg.tag}")
+
+    async def _after_commit(self, target: Target, state: State) -> None:
+        active_key = self.keys.active_combats(self.spec.name)
+        if self.spec.is_active(state):
+            await self.redis.sadd(active_key, target.agg.tag)
+        else:
+            await self.redis.srem(active_key, target.agg.tag)
+        try:
+            await self.relay.flush(target.agg.outbox)
+        except Exception:
+            # Committed is committed: the sweeper carries the entries out later.
+            log.warning("outbox_flush_deferred", subject=target.subject, exc_info=True)
+
+    def _commit_of(
+        self, env: Envelope, target: Target, version: int, decision: Decision[State], now: int
+    ) -> Commit:
+        assert decision.state is not None
+        # A batch ends the request's chain unless it hands over to another service; only its
+        # last event carries the mark, so the gateway has every event before it answers.
+        chain_ends = not any(e.type in CHAIN_EVENTS for e in decision.events)
+        last = len(decision.events) - 1
+        outbox: list[dict[str, Any]] = [{"k": "cancel", "id": t} for t in decision.cancel]
+        outbox += [
+            {
+                "k": "arm",
+                "id": t.timer_id,
+                "due": t.due_ms,
+                "p": self._timer_payload(env, target, t),
+            }
+            for t in decision.arm
+        ]
+        log_entries: list[str] = []
+        occurred = utcnow()
+        for index, event in enumerate(decision.events):
+            final = chain_ends and index == last
+            out = self._envelope(env, target, event, index, final=final, occurred=occurred)
+            body = out.model_dump_json()
+            public = event.type not in INTERNAL_EVENTS
+            if public:
+                outbox.append(self._pub(self.bus.names.events(), event.type, out, body))
+                log_entries.append(body)
+                if env.reply_to:
+                    outbox.append(self._pub("", env.reply_to, out, body, mandatory=False))
+            for service in subscribers_of(event.type):
+                outbox.append(self._pub(self.bus.names.commands(service), env.room, out, body))
+        expires = self.spec.expires(decision.state)
+        if_match = env.payload.get("if_match") if env.type == CMD_COMBAT_ACT else None
+        return Commit(
+            expected_version=version,
+            state=decision.state,
+            message_id=env.message_id,
+            now_ms=now,
+            outbox=outbox,
+            log=log_entries,
+            view=self.spec.view(decision.state, now),
+            if_match=if_match if isinstance(if_match, int) else None,
+            ttl_seconds=self.retention_seconds if expires else 0,
+        )
+
+    def _envelope(
+        self,
+        env: Envelope,
+        target: Target,
+        event: Event,
+        index: int,
+        *,
+        final: bool,
+        occurred: Any,
+    ) -> Envelope:
+        return Envelope(
+            message_id=derived_id("m", self.spec.name, env.message_id, target.subject, str(index)),
+            type=event.type,
+            correlation_id=env.correlation_id,
+            causation_id=env.message_id,
+            combat_id=event.payload.get("combat_id") or env.combat_id,
+            room=env.room,
+            tenant=env.tenant,
+            occurred_at=occurred,
+            final=final,
+            reply_to=env.reply_to,
+            payload=event.payload,
+        )
+
+    @staticmethod
+    def _pub(
+        exchange: str, routing_key: str, env: Envelope, body: str, *, mandatory: bool = True
+    ) -> dict[str, Any]:
+        return {
+            "k": "pub",
+            "x": exchange,
+            "r": routing_key,
+            "b": body,
+            "id": env.message_id,
+            "c": env.correlation_id,
+            "t": env.type,
+            "m": mandatory,
+        }
+
+    @staticmethod
+    def _timer_payload(env: Envelope, target: Target, timer: TimerRequest) -> dict[str, Any]:
+        return {
+            "timer_id": timer.timer_id,
+            "kind": timer.kind,
+            "due_ms": timer.due_ms,
+            "data": timer.data,
+            "tag": target.agg.tag,
+            "subject": target.subject,
+            "combat_id": env.combat_id,
+            "room": env.room,
+            "tenant": env.tenant,
+        }
+
+    async def _reject(self, env: Envelope, payload: dict[str, Any]) -> None:
+        out = Envelope(
+            message_id=derived_id("m", self.spec.name, env.message_id, "rejected"),
+            type=COMMAND_REJECTED,
+            correlation_id=env.correlation_id,
+            causation_id=env.message_id,
+            combat_id=env.combat_id,
+            room=env.room,
+            tenant=env.tenant,
+            occurred_at=utcnow(),
+            final=True,
+            reply_to=env.reply_to,
+            payload={**payload, "command_type": env.type},
+        )
+        await self.bus.publish(self.bus.names.events(), COMMAND_REJECTED, out)
+        if env.reply_to:
+            await self.bus.publish_raw(
+                "",
+                env.reply_to,
+                out.to_json(),
+                message_id=out.message_id,
+                correlation_id=out.correlation_id,
+                type_=out.type,
+                mandatory=False,
+            )
+
+    # --- timers ----------------------------------------------------------------------------
+    async def fire_timer(self, claimed: Claimed) -> None:
+        """Publish a claimed timer as a ``timer.fired`` command through the bus."""
+        p = claimed.payload
+        env = Envelope(
+            message_id=derived_id("m", self.spec.name, "timer", claimed.timer_id, str(p["due_ms"])),
+            type=CMD_TIMER_FIRED,
+            correlation_id=derived_id("t", claimed.timer_id),
+            combat_id=p.get("combat_id"),
+            room=p["room"],
+            tenant=p["tenant"],
+            occurred_at=utcnow(),
+            payload={
+                "timer_id": claimed.timer_id,
+                "kind": p["kind"],
+                "due_ms": p["due_ms"],
+                "data": {**p.get("data", {}), "tag": p.get("tag"), "subject": p.get("subject")},
+            },
+        )
+        await self.bus.send_command(self.spec.name, env)
+
+    async def reconcile_once(self) -> int:
+        """Re-arm every timer an active aggregate expects but the timer set lacks.
+
+        Also flushes each active aggregate's outbox, the last safety net of the relay.
+        """
+        active_key = self.keys.active_combats(self.spec.name)
+        rearmed = 0
+        async for raw in self.redis.sscan_iter(active_key, count=200):
+            tag = raw.decode() if isinstance(raw, bytes) else str(raw)
+            agg = Aggregate(self.keys.ns, self.spec.name, tag)
+            loaded = await self.store.load(agg)
+            if loaded.data is None or not self.spec.is_active(loaded.data):
+                await self.redis.srem(active_key, tag)
+                continue
+            await self.relay.flush(agg.outbox)
+            state = loaded.data
+            meta = _meta_of(state)
+            for timer in self.spec.armed_timers(state):
+                payload = {
+                    "timer_id": timer.timer_id,
+                    "kind": timer.kind,
+                    "due_ms": timer.due_ms,
+                    "data": timer.data,
+                    "tag": tag,
+                    "subject": meta["subject"] or tag.split(":", 1)[-1],
+                    "combat_id": meta["combat_id"],
+                    "room": meta["room"],
+                    "tenant": meta["tenant"],
+                }
+                if await self.timers.arm_if_missing(timer.timer_id, timer.due_ms, payload):
+                    rearmed += 1
+        if rearmed:
+            log.warning("timers_rearmed_by_reconciler", count=rearmed)
+        return rearmed
+
+
+def _meta_of(state: State) -> dict[str, Any]:
+    """Routing facts every state carries (``id``/``combat_id``, ``room``, ``tenant``)."""
+    return {
+        "combat_id": state.get("combat_id") or state.get("id"),
+        "room": state.get("room", "_"),
+        "tenant": state.get("tenant", "_"),
+        "subject": state.get("character") or state.get("id") or state.get("combat_id"),
+    }
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))

@@ -1,0 +1,107 @@
+"""Process bootstrap of a service: wire the adapters once, run until a signal."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import time
+from collections.abc import Awaitable, Callable
+
+from redis.asyncio import BlockingConnectionPool, Redis
+
+from shared.bus import Bus
+from shared.keys import Keys
+from shared.logging import configure, get_logger
+from shared.runtime import ServiceRuntime, ServiceSpec
+from shared.settings import ServiceSettings
+from shared.timers import TimerPoller
+
+log = get_logger(__name__)
+
+
+def redis_client(url: str, *, max_connections: int = 64) -> Redis:
+    pool = BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
+    return Redis(connection_pool=pool)
+
+
+def make_bus(settings: ServiceSettings) -> Bus:
+    return Bus(
+        settings.rabbitmq_url,
+        namespace=settings.ns,
+        partitions=settings.referee_partitions,
+        delivery_limit=settings.referee_delivery_limit,
+        publish_timeout=settings.referee_publish_timeout,
+    )
+
+
+async def _every(seconds: float, what: str, fn: Callable[[], Awaitable[object]]) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await fn()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning(f"{what}_failed", exc_info=True)
+
+
+async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
+    """Run one replica of a service until SIGINT / SIGTERM."""
+    configure(level=settings.log_level, json=settings.log_json, service=spec.name)
+    keys = Keys(settings.ns)
+    redis = redis_client(settings.redis_url)
+    bus = make_bus(settings)
+    await bus.connect()
+    await bus.declare_topology()
+    runtime = ServiceRuntime(
+        spec,
+        redis=redis,
+        bus=bus,
+        keys=keys,
+        retention_seconds=settings.referee_combat_retention_seconds,
+    )
+    instance = f"{socket.gethostname()}:{os.getpid()}"
+
+    async def heartbeat() -> None:
+        await redis.hset(keys.heartbeat(spec.name), instance, int(time.time() * 1000))
+
+    await heartbeat()
+    queues = await bus.consume_service(spec.name, runtime.handle, rooms=settings.rooms)
+    poller = TimerPoller(
+        runtime.timers,
+        runtime.fire_timer,
+        poll_ms=settings.referee_timer_poll_ms,
+        lease_ms=settings.referee_timer_lease_ms,
+    )
+    tasks = [
+        asyncio.create_task(poller.run_forever(), name="timers"),
+        asyncio.create_task(runtime.relay.sweep_forever(settings.referee_outbox_sweep_ms)),
+        asyncio.create_task(
+            _every(settings.referee_reconcile_seconds, "reconcile", runtime.reconcile_once)
+        ),
+        asyncio.create_task(_every(2.0, "heartbeat", heartbeat)),
+    ]
+    log.info("service_started", queues=len(queues), rooms=settings.rooms, instance=instance)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("service_stopping")
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    await bus.close()
+    await redis.hdel(keys.heartbeat(spec.name), instance)
+    await redis.aclose()
+
+
+def main(make_spec: Callable[[Keys], ServiceSpec]) -> None:
+    settings = ServiceSettings()
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(make_spec(Keys(settings.ns)), settings))

@@ -1,0 +1,136 @@
+"""Process settings (pydantic-settings, one class per process) and community settings.
+
+Process settings come from the environment or a ``.env`` file (API.md "Running"). Community
+settings are the per-tenant rule settings of API.md "Settings", stored by the gateway and
+copied into every combat when it starts, so a change never alters a running combat.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class TimerSettings(BaseModel):
+    """Wall-clock limits of a combat (RULES.md 7.1)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    turn_seconds: int = Field(300, ge=1, le=86400, description="umh 2.3.5: a turn lasts 5 minutes")
+    defense_seconds: int = Field(300, ge=1, le=86400, description="umh 2.4.2: 5 minutes to defend")
+    preparation_seconds: int = Field(
+        120, ge=1, le=86400, description="umh 1.3.1: the preparation round lasts 2 minutes"
+    )
+    disconnect_seconds: int = Field(
+        600, ge=1, le=86400, description="umh 4.3.3: 10 minutes to come back"
+    )
+
+
+class AftermathSettings(BaseModel):
+    """Wall-clock states that outlive a combat (RULES.md 7.1)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    immunity_seconds: int = Field(300, ge=1, le=30 * 86400, description="umh 4.2.1 / 4.2.2 / 4.2.4")
+    flee_room_ban_seconds: int = Field(900, ge=1, le=30 * 86400, description="umh 4.2.3")
+    flee_cooldown_seconds: int = Field(259200, ge=1, le=30 * 86400, description="umh 4.1.1.1.1")
+    imprisonment_max_seconds: int = Field(259200, ge=1, le=30 * 86400, description="umh 4.5.2")
+
+
+class UmhSettings(BaseModel):
+    """umh numbers the seed leaves to the community (RULES.md A-16, A-20)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    pa_per_round: int = Field(10, ge=1, le=1000, description="umh 3.1.1 / A-16: PA_MAX")
+    uses_per_combat_annul_anticipate: int = Field(
+        5, ge=0, le=1000, description="umh 2.3.4.1: uses of each annulment / anticipation"
+    )
+
+
+class CommunitySettings(BaseModel):
+    """API.md "Settings": per community, defaults from the rules."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    timers: TimerSettings = Field(default_factory=TimerSettings)
+    aftermath: AftermathSettings = Field(default_factory=AftermathSettings)
+    umh: UmhSettings = Field(default_factory=UmhSettings)
+    timezone: str = "Europe/Madrid"
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+
+Environment = Literal["development", "test", "production"]
+
+
+class CommonSettings(BaseSettings):
+    """What every process reads: where the broker and the store are, and the namespace."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    referee_env: Environment = "development"
+    referee_namespace: str = Field("referee", pattern=r"^[a-z][a-z0-9_-]{0,40}$")
+    rabbitmq_url: str = "amqp://guest:guest@127.0.0.1:5672/"
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    referee_partitions: int = Field(32, ge=1, le=1024)
+    referee_delivery_limit: int = Field(10, ge=1, le=1000)
+    referee_publish_timeout: float = Field(5.0, gt=0)
+    log_level: str = "INFO"
+    log_json: bool = False
+
+    @property
+    def ns(self) -> str:
+        return self.referee_namespace
+
+
+class ServiceSettings(CommonSettings):
+    """A service process (turns, resolution or states)."""
+
+    # Isolated rooms this replica serves *instead of* the partitions (ARCHITECTURE.md
+    # "Scale and placement"): a comma-separated list; empty = serve the partitions.
+    referee_rooms: str = ""
+    referee_timer_poll_ms: int = Field(10, ge=1, le=10000)
+    referee_timer_lease_ms: int = Field(10000, ge=100)
+    referee_outbox_sweep_ms: int = Field(1000, ge=10)
+    referee_reconcile_seconds: float = Field(30.0, gt=0)
+    referee_combat_retention_seconds: int = Field(7 * 86400, ge=60)
+
+    @property
+    def rooms(self) -> list[str]:
+        return [r.strip() for r in self.referee_rooms.split(",") if r.strip()]
+
+
+class GatewaySettings(CommonSettings):
+    gateway_host: str = "127.0.0.1"
+    gateway_port: int = Field(8000, ge=0, le=65535)
+    referee_admin_token: str = ""
+    referee_request_timeout: float = Field(5.0, gt=0, description="API.md: 202 after 5 s")
+    referee_max_body_bytes: int = Field(256 * 1024, ge=1024)
+
+    @model_validator(mode="after")
+    def _admin_token(self) -> GatewaySettings:
+        if not self.referee_admin_token:
+            if self.referee_env == "production":
+                raise ValueError("REFEREE_ADMIN_TOKEN must be set outside development")
+            self.referee_admin_token = secrets.token_urlsafe(32)
+            self._generated_token = True
+        elif self.referee_env == "production" and len(self.referee_admin_token) < 24:
+            raise ValueError("REFEREE_ADMIN_TOKEN is too short for production (24+ chars)")
+        return self
+
+    @property
+    def admin_token_generated(self) -> bool:
+        return bool(getattr(self, "_generated_token", False))

@@ -1,0 +1,1 @@
+"""Character sheets per ruleset, validated at the gateway and snapshotted into combats."""

@@ -1,0 +1,255 @@
+"""The umh character sheet (API.md "Characters"), validated in full.
+
+Nature names, effect names and hardness grades stay in Spanish, as the communities write
+them (GLOSSARY.md). Every limit cites the rule it comes from.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=80, strip_whitespace=True)]
+
+
+class Nature(StrEnum):
+    """Índoles (umh 7.1)."""
+
+    FISICA = "fisica"
+    ELEMENTAL = "elemental"
+    AGUA = "agua"
+    FUEGO = "fuego"
+    ELECTRICA = "electrica"
+    LUZ = "luz"
+    OSCURIDAD = "oscuridad"
+    ENERGETICA = "energetica"
+    PSIONICA = "psionica"
+    SONORA = "sonora"
+    MENTAL = "mental"
+    MISTICA = "mistica"
+    ALMA = "alma"
+    FUEGO_INFERNAL = "fuego_infernal"
+    CRONOQUINETICA = "cronoquinetica"
+    TELETRANSPORTADORA = "teletransportadora"
+
+
+class Hardness(StrEnum):
+    """Hardness scale, lowest to highest (umh 9.6.1)."""
+
+    HIERRO = "hierro"
+    ACERO = "acero"
+    DIAMANTE = "diamante"
+    ACERO_ORGANICO = "acero_organico"
+    CARBONADIUM = "carbonadium"
+    ADAMANTIUM = "adamantium"
+    ADAMANTINO = "adamantino"
+    VIBRANIUM = "vibranium"
+
+    @property
+    def rank(self) -> int:
+        return list(Hardness).index(self) + 1
+
+
+class SkillType(StrEnum):
+    """umh 8.1."""
+
+    OFFENSIVE = "offensive"
+    SUPPLEMENTARY = "supplementary"
+    DEFENSIVE = "defensive"
+
+
+class DefenseKind(StrEnum):
+    """umh 8.2 and 9.2.4 - 9.2.5."""
+
+    EVASION = "evasion"
+    ANTICIPATION = "anticipation"
+    ANNULMENT = "annulment"
+    COUNTER = "counter"
+    REFLECTION = "reflection"
+    INTERNAL = "internal"
+    EXTERNAL = "external"
+
+
+class AreaShape(StrEnum):
+    """umh 6.1.1."""
+
+    LINE = "line"
+    SQUARE = "square"
+    ON_SELF = "on_self"
+    ON_TARGET = "on_target"
+    CONE = "cone"
+
+
+class IndirectType(StrEnum):
+    """umh 11.3."""
+
+    ASFIXIA = "asfixia"
+    DOLOR = "dolor"
+    ENFERMEDAD = "enfermedad"
+    ENVENENAMIENTO = "envenenamiento"
+    HEMORRAGIA = "hemorragia"
+    MALEFICIO = "maleficio"
+    QUEMADURA = "quemadura"
+    NO_CATALOGADO = "no_catalogado"
+
+
+class ControlType(StrEnum):
+    """umh 11.4."""
+
+    ATURDIMIENTO = "aturdimiento"
+    DESMAYO = "desmayo"
+    DORMIDO = "dormido"
+    PARALISIS = "paralisis"
+    PETRIFICACION = "petrificacion"
+    CONGELACION = "congelacion"
+
+
+class StateType(StrEnum):
+    """umh 11.5."""
+
+    INMOVILIZACION = "inmovilizacion"
+    DERRIBO = "derribo"
+    INHABILITACION_BRAZO = "inhabilitacion_brazo"
+    INHABILITACION_BRAZOS = "inhabilitacion_brazos"
+    INHABILITACION_PIERNA = "inhabilitacion_pierna"
+    INHABILITACION_PIERNAS = "inhabilitacion_piernas"
+    AMPUTACION = "amputacion"
+    CEGUERA = "ceguera"
+    SORDERA = "sordera"
+    MUDEZ = "mudez"
+    DESORIENTACION = "desorientacion"
+    ENAMORAMIENTO = "enamoramiento"
+    MIEDO = "miedo"
+    MOJADO = "mojado"
+    OCULTACION = "ocultacion"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Stats(_Strict):
+    vit: int = Field(ge=1, le=10_000_000, description="VIT, hit points inside a combat")
+    vel: float = Field(ge=0, le=1000, description="VEL, total speed (umh 2.2, 2.3.2)")
+    ref: float = Field(ge=0, le=1000, description="REF, reflexes (umh 7.1.1.2)")
+    vol: int = Field(ge=0, le=1000, description="VOL, will (umh 2.6.2)")
+    fue: int = Field(ge=0, le=10_000_000, description="FUE, strength")
+    rank: int = Field(ge=0, le=100, description="rank of the character (umh 4.4.4)")
+    vigor: int = Field(ge=0, le=1000, description="vigor points (umh 4.1.4)")
+
+
+class Resistance(_Strict):
+    """Passive resistance with its hardness (umh 9.3, 9.6)."""
+
+    value: int = Field(0, ge=0, le=10_000_000)
+    hardness: Hardness | None = None
+
+
+class Area(_Strict):
+    shape: AreaShape
+    size: int = Field(ge=1, le=100)
+
+
+class IndirectEffect(_Strict):
+    kind: Literal["indirect"]
+    type: IndirectType
+    amount: int | None = Field(None, ge=0, le=10_000_000, description="fixed amount per action")
+    percent: float | None = Field(
+        None, gt=0, le=100, description="percent of the direct damage received (umh 11.2.2)"
+    )
+    actions: int = Field(ge=1, le=1000)
+
+    @model_validator(mode="after")
+    def _amount_or_percent(self) -> IndirectEffect:
+        if (self.amount is None) == (self.percent is None):
+            raise ValueError("an indirect effect has exactly one of amount or percent")
+        return self
+
+
+class ControlEffect(_Strict):
+    kind: Literal["control"]
+    type: ControlType
+    actions: int = Field(ge=1, le=1000)
+
+
+class StateEffect(_Strict):
+    kind: Literal["state"]
+    type: StateType
+    actions: int | None = Field(None, ge=1, le=1000, description="None: until removed")
+
+
+Effect = Annotated[IndirectEffect | ControlEffect | StateEffect, Field(discriminator="kind")]
+
+
+class Skill(_Strict):
+    name: Name
+    tier: int = Field(ge=0, le=20)
+    pa: int = Field(ge=0, le=1000, description="PA cost (umh 3.1.2)")
+    type: SkillType
+    defense_kind: DefenseKind | None = None
+    natures: list[Nature] = Field(min_length=1, max_length=8)
+    damage: int = Field(0, ge=0, le=10_000_000)
+    hits: int = Field(1, ge=1, le=50, description="impacts of a combo (umh 8.1.1.1.1)")
+    reach: int = Field(1, ge=0, le=1000, description="squares; 0 = own (umh 5.1.1)")
+    area: Area | None = None
+    cooldown_rounds: int = Field(0, ge=0, le=1000, description="TR (umh 2.3.4)")
+    uses_per_combat: int | None = Field(None, ge=0, le=1000)
+    uses_per_week: int | None = Field(None, ge=0, le=1000, description="umh 2.3.4.2")
+    ignore_defense_pct: float = Field(0, ge=0, le=100, description="umh 9.2.3")
+    pierces_defense: bool = Field(False, description="umh 9.2.2")
+    ignores_hardness: Hardness | None = Field(None, description="umh 9.3.5")
+    defense: int = Field(0, ge=0, le=10_000_000, description="a defensive skill's defense")
+    all_angles: bool = Field(False, description="umh 7.1.3.1")
+    ref_required: float = Field(0, ge=0, le=1000)
+    effects: list[Effect] = Field(default_factory=list, max_length=20)
+    preparation: bool = Field(False, description="usable in the preparation round (umh 1.3.3)")
+
+    @model_validator(mode="after")
+    def _defense_kind_matches_type(self) -> Skill:
+        if self.type is SkillType.DEFENSIVE and self.defense_kind is None:
+            raise ValueError("a defensive skill needs defense_kind (umh 8.2, 9.2.4-9.2.5)")
+        if self.type is not SkillType.DEFENSIVE and self.defense_kind is not None:
+            raise ValueError("only defensive skills have a defense_kind (umh 8.1)")
+        if len(set(self.natures)) != len(self.natures):
+            raise ValueError("a nature is listed twice (umh 7.1.1)")
+        return self
+
+
+class UmhSheet(_Strict):
+    """A umh character sheet."""
+
+    name: Name
+    ruleset: Literal["umh"]
+    stats: Stats
+    resistance: Resistance = Field(default_factory=Resistance)
+    reductions: dict[Nature | Literal["general"], float] = Field(
+        default_factory=dict, description="percent reductions (umh 9.4)"
+    )
+    boosters: dict[Nature, list[float]] = Field(
+        default_factory=dict, description="percent damage boosters per nature (umh 7.3)"
+    )
+    immunities: list[Nature] = Field(default_factory=list, max_length=16)
+    traits: list[Literal["ambidextrous", "fireproof", "insulated", "superhuman_resistance"]] = (
+        Field(default_factory=list, max_length=16)
+    )
+    alliance: str | None = Field(None, max_length=64)
+    skills: list[Skill] = Field(default_factory=list, max_length=200)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> UmhSheet:
+        names = [s.name.casefold() for s in self.skills]
+        if len(set(names)) != len(names):
+            raise ValueError("two skills share a name")
+        for nature, values in self.boosters.items():
+            if any(v <= 0 or v > 1000 for v in values):
+                raise ValueError(f"booster of {nature} out of range (0, 1000]")
+        for key, value in self.reductions.items():
+            if value < 0 or value > 100:
+                raise ValueError(f"reduction {key} out of range [0, 100]")
+        return self
+
+    def skill(self, name: str) -> Skill | None:
+        folded = name.casefold()
+        return next((s for s in self.skills if s.name.casefold() == folded), None)

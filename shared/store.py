@@ -1,0 +1,141 @@
+"""The versioned commit: state, processed-message record and outbox, atomically.
+
+One Lua script per commit (ARCHITECTURE.md step 2): it checks the state version the handler
+loaded, refuses a message already processed, checks an optional ``If-Match`` against the
+aggregate's shared version counter, then writes the new state, records the message id,
+bumps the version counter, appends the outbox entries and the audit log entries and writes
+the read model. Every key carries the aggregate's hash tag, so the script touches one slot.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+from redis.asyncio import Redis
+
+from shared.keys import Aggregate
+
+PROCESSED_RETENTION_MS: Final = 7 * 24 * 3600 * 1000
+
+_COMMIT = """
+local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if redis.call('ZSCORE', KEYS[2], ARGV[3]) then
+  return {'duplicate', current, tonumber(redis.call('GET', KEYS[4]) or '0')}
+end
+if current ~= tonumber(ARGV[1]) then
+  return {'conflict', current, 0}
+end
+if ARGV[5] ~= '' then
+  local seen = tonumber(redis.call('GET', KEYS[4]) or '0')
+  if seen ~= tonumber(ARGV[5]) then
+    return {'precondition', current, seen}
+  end
+end
+local now = tonumber(ARGV[4])
+local nextv = current + 1
+redis.call('HSET', KEYS[1], 'v', nextv, 'data', ARGV[2])
+redis.call('ZADD', KEYS[2], now, ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[8]))
+local aggv = redis.call('INCR', KEYS[4])
+local n = tonumber(ARGV[9])
+for i = 1, n do
+  redis.call('XADD', KEYS[3], '*', 'e', ARGV[9 + i])
+end
+for i = 10 + n, #ARGV do
+  redis.call('XADD', KEYS[5], '*', 'v', aggv, 'e', ARGV[i])
+end
+if ARGV[6] ~= '' then
+  redis.call('SET', KEYS[6], ARGV[6])
+end
+local ttl = tonumber(ARGV[7])
+if ttl > 0 then
+  for i = 1, #KEYS do
+    redis.call('EXPIRE', KEYS[i], ttl)
+  end
+end
+return {'ok', nextv, aggv}
+"""
+
+
+class CommitStatus(StrEnum):
+    OK = "ok"
+    CONFLICT = "conflict"  # another replica committed first: reload and retry
+    DUPLICATE = "duplicate"  # this message was already processed: ack and skip
+    PRECONDITION = "precondition"  # If-Match differs from the aggregate version
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    status: CommitStatus
+    state_version: int
+    aggregate_version: int
+
+
+@dataclass(frozen=True)
+class Loaded:
+    version: int
+    data: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Commit:
+    """What one handled message writes."""
+
+    expected_version: int
+    state: dict[str, Any]
+    message_id: str
+    now_ms: int
+    outbox: list[dict[str, Any]]
+    log: list[str]
+    view: dict[str, Any] | None = None
+    if_match: int | None = None
+    ttl_seconds: int = 0
+
+
+class AggregateStore:
+    """Loads and commits aggregates of one service."""
+
+    def __init__(self, redis: Redis, *, dirty_key: str) -> None:
+        self._redis = redis
+        self._dirty_key = dirty_key
+        self._commit = redis.register_script(_COMMIT)
+
+    async def load(self, agg: Aggregate) -> Loaded:
+        version, data = await self._redis.hmget(agg.state, ["v", "data"])
+        if version is None:
+            return Loaded(0, None)
+        return Loaded(int(version), json.loads(data) if data else None)
+
+    async def is_processed(self, agg: Aggregate, message_id: str) -> bool:
+        return await self._redis.zscore(agg.processed, message_id) is not None
+
+    async def commit(self, agg: Aggregate, commit: Commit) -> CommitResult:
+        if commit.outbox:
+            # Mark the outbox dirty *before* the commit: if this process dies right after
+            # the commit, the sweeper still finds the entries. A stale mark is harmless.
+            await self._redis.zadd(self._dirty_key, {agg.outbox: int(time.time() * 1000)})
+        keys = [agg.state, agg.processed, agg.outbox, agg.version, agg.log, agg.view]
+        args: list[str | int] = [
+            commit.expected_version,
+            json.dumps(commit.state, separators=(",", ":")),
+            commit.message_id,
+            commit.now_ms,
+            "" if commit.if_match is None else commit.if_match,
+            "" if commit.view is None else json.dumps(commit.view, separators=(",", ":")),
+            commit.ttl_seconds,
+            PROCESSED_RETENTION_MS,
+            len(commit.outbox),
+            *(json.dumps(e, separators=(",", ":")) for e in commit.outbox),
+            *commit.log,
+        ]
+        raw = await self._commit(keys=keys, args=args)
+        status = raw[0].decode() if isinstance(raw[0], bytes) else str(raw[0])
+        return CommitResult(CommitStatus(status), int(raw[1]), int(raw[2]))
+
+    async def version(self, agg: Aggregate) -> int:
+        raw = await self._redis.get(agg.version)
+        return int(raw) if raw else 0

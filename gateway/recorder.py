@@ -15,7 +15,7 @@ from aio_pika.abc import AbstractIncomingMessage
 from pydantic import ValidationError
 from redis.asyncio import Redis
 
-from shared.bus import Bus
+from shared.bus import RECORDER_ARGS, Bus
 from shared.keys import Keys
 from shared.logging import get_logger
 from shared.messages import COMBAT_STARTED, COMMAND_REJECTED, Envelope
@@ -47,11 +47,8 @@ class Recorder:
     async def start(self) -> None:
         channel = self._bus.consumer_channel()
         queue = await channel.declare_queue(
-            self._bus.names.gateway_recorder(),
-            durable=True,
-            arguments={"x-queue-type": "quorum", "x-single-active-consumer": True},
+            self._bus.names.gateway_recorder(), durable=True, arguments=RECORDER_ARGS
         )
-        await queue.bind(self._bus.names.events(), routing_key="#")
         await self._bus.consume_queue(queue, self._on_event)
 
     async def _on_event(self, message: AbstractIncomingMessage) -> None:

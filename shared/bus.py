@@ -56,6 +56,9 @@ PUBLISH_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
+RECORDER_ARGS: dict[str, Any] = {"x-queue-type": "quorum", "x-single-active-consumer": True}
+
+
 class BusUnavailableError(Exception):
     """RabbitMQ did not take the message in time (or refused it): nothing was sent."""
 
@@ -138,9 +141,15 @@ class Bus:
     async def declare_topology(self, services: Iterable[str] = SERVICES) -> None:
         """Declare every exchange and queue (idempotent; every process may call it)."""
         names = self.names
-        await self._exchange(names.events(), aio_pika.ExchangeType.TOPIC)
+        events = await self._exchange(names.events(), aio_pika.ExchangeType.TOPIC)
         dlx = await self._exchange(names.dead_letters(), aio_pika.ExchangeType.DIRECT)
         channel = self._channel()
+        # The gateway's recorder queue exists as soon as anything runs, so no public event is
+        # unroutable (and none is lost) while no gateway is up.
+        recorder = await channel.declare_queue(
+            names.gateway_recorder(), durable=True, arguments=RECORDER_ARGS
+        )
+        await recorder.bind(events, routing_key="#")
         for service in services:
             dead = await channel.declare_queue(
                 names.dead_queue(service), durable=True, arguments={"x-queue-type": "quorum"}

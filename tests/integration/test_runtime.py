@@ -1,0 +1,185 @@
+"""The service runtime on the real broker and store, with a tiny fake service plugged in."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aio_pika
+import pytest
+from redis.asyncio import Redis
+
+from shared.bus import Bus
+from shared.domain import Decision, TimerRequest
+from shared.errors import RuleViolation
+from shared.keys import Keys
+from shared.messages import Envelope, Event, new_id, utcnow
+from shared.runtime import ServiceRuntime, ServiceSpec, State, Target
+from tests.support.wait import eventually
+
+pytestmark = pytest.mark.integration
+
+
+def counter(env: Envelope, state: State | None, target: Target, now: int) -> Decision[State]:
+    """+n; a negative n breaks a rule; "arm" arms a timer due now."""
+    n = int(env.payload.get("n", 0))
+    if n < 0:
+        raise RuleViolation("not_your_turn", "umh 2.4.1", n=n)
+    total = (state or {}).get("total", 0) + n
+    new = {
+        "id": target.subject,
+        "room": env.room,
+        "tenant": env.tenant,
+        "total": total,
+        "timers": dict((state or {}).get("timers", {})),
+    }
+    arm: list[TimerRequest] = []
+    if env.payload.get("arm"):
+        arm.append(TimerRequest(f"{target.subject}:t1", now, "turn", {"n": 1}))
+        new["timers"][f"{target.subject}:t1"] = {"due_ms": now, "kind": "turn"}
+    return Decision(new, [Event("turn.started", {"total": total})], arm=arm)
+
+
+def spec(keys: Keys) -> ServiceSpec:
+    return ServiceSpec(
+        name="turns",
+        handlers={"combat.act": counter, "timer.fired": counter},
+        targets=lambda env: [
+            Target(keys.combat("turns", env.combat_id or "c"), env.combat_id or "c")
+        ],
+        view=lambda state, now: {"total": state["total"]},
+        is_active=lambda state: True,
+        armed_timers=lambda state: [
+            TimerRequest(tid, int(t["due_ms"]), t["kind"]) for tid, t in state["timers"].items()
+        ],
+        expires=lambda state: False,
+    )
+
+
+def command(combat_id: str, *, reply_to: str | None = None, **payload: Any) -> Envelope:
+    return Envelope(
+        message_id=new_id("m"),
+        type="combat.act",
+        correlation_id=new_id("r"),
+        combat_id=combat_id,
+        room="plaza",
+        tenant="t1",
+        occurred_at=utcnow(),
+        reply_to=reply_to,
+        payload=payload,
+    )
+
+
+@pytest.fixture
+async def runtime(bus: Bus, redis: Redis, namespace: str) -> ServiceRuntime:
+    keys = Keys(namespace)
+    return ServiceRuntime(spec(keys), redis=redis, bus=bus, keys=keys, retention_seconds=60)
+
+
+@pytest.fixture
+async def events(bus: Bus) -> AsyncIterator[list[Envelope]]:
+    """Everything published on the namespace's events exchange."""
+    seen: list[Envelope] = []
+    queue = await bus.consumer_channel().declare_queue(
+        f"{bus.names.ns}.probe", exclusive=True, auto_delete=True
+    )
+    await queue.bind(bus.names.events(), routing_key="#")
+
+    async def on_event(message: aio_pika.abc.AbstractIncomingMessage) -> None:
+        seen.append(Envelope.from_json(message.body))
+
+    await bus.consume_queue(queue, on_event, no_ack=True)
+    yield seen
+
+
+async def test_a_command_is_committed_then_its_events_published(
+    runtime: ServiceRuntime, events: list[Envelope]
+) -> None:
+    cmd = command("c1", n=5)
+    await runtime.handle(cmd)
+    await eventually(lambda: len(events) == 1)
+    assert events[0].type == "turn.started" and events[0].payload == {"total": 5}
+    assert events[0].causation_id == cmd.message_id
+    assert events[0].correlation_id == cmd.correlation_id and events[0].final
+
+
+async def test_a_redelivered_command_changes_nothing_twice(
+    runtime: ServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
+) -> None:
+    cmd = command("c1", n=5)
+    await runtime.handle(cmd)
+    await runtime.handle(cmd)
+    await runtime.handle(command("c1", n=1))
+    await eventually(lambda: len(events) == 2)
+    assert [e.payload["total"] for e in events] == [5, 6]
+    loaded = await runtime.store.load(Keys(namespace).combat("turns", "c1"))
+    assert loaded.data is not None and loaded.data["total"] == 6
+
+
+async def test_a_rule_violation_commits_nothing_and_answers_rejected(
+    runtime: ServiceRuntime, events: list[Envelope], namespace: str
+) -> None:
+    await runtime.handle(command("c1", n=-1))
+    await eventually(lambda: len(events) == 1)
+    assert events[0].type == "command.rejected"
+    assert events[0].payload["code"] == "not_your_turn"
+    assert events[0].payload["rule"] == "umh 2.4.1"
+    assert (await runtime.store.load(Keys(namespace).combat("turns", "c1"))).data is None
+
+
+async def test_a_stale_if_match_is_rejected_as_version_mismatch(
+    runtime: ServiceRuntime, events: list[Envelope]
+) -> None:
+    await runtime.handle(command("c1", n=1))
+    await runtime.handle(command("c1", n=1, if_match=0))
+    await eventually(lambda: len(events) == 2)
+    assert events[1].payload["code"] == "version_mismatch"
+    assert events[1].payload["details"] == {"expected": 0, "actual": 1}
+
+
+async def test_a_timer_armed_by_a_commit_fires_once_as_a_command(
+    runtime: ServiceRuntime, bus: Bus
+) -> None:
+    fired: list[Envelope] = []
+
+    async def on_command(env: Envelope) -> None:
+        if env.type == "timer.fired":
+            fired.append(env)
+
+    await bus.consume_service("turns", on_command)
+    await runtime.handle(command("c1", n=1, arm=True))
+    assert await runtime.timers.count() == 1
+    for claimed in await runtime.timers.claim(2**42, lease_ms=1000):
+        await runtime.fire_timer(claimed)
+        await runtime.fire_timer(claimed)  # a poller that fired twice
+        await runtime.timers.ack(claimed)
+    await eventually(lambda: len(fired) == 2)
+    assert fired[0].message_id == fired[1].message_id  # so the second one is deduplicated
+    assert fired[0].payload["timer_id"] == "c1:t1"
+
+
+async def test_the_sweeper_publishes_what_a_dead_process_left_in_its_outbox(
+    runtime: ServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
+) -> None:
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c1")
+    target = Target(agg, "c1")
+    cmd = command("c1", n=3)
+    decision = counter(cmd, None, target, 1)
+    await runtime.store.commit(agg, runtime._commit_of(cmd, target, 0, decision, 1))
+    # ... and the process died here, before flushing its outbox.
+    assert events == []
+    assert await runtime.relay.sweep_once(older_than_ms=0) == 1
+    await eventually(lambda: [e.payload for e in events] == [{"total": 3}])
+    assert await redis.xlen(agg.outbox) == 0
+    assert await redis.zscore(keys.outbox_dirty("turns"), agg.outbox) is None
+
+
+async def test_the_reconciler_rearms_a_timer_the_store_lost(
+    runtime: ServiceRuntime, redis: Redis, namespace: str
+) -> None:
+    await runtime.handle(command("c1", n=1, arm=True))
+    await runtime.timers.cancel("c1:t1")  # lost (say, a Redis restart without AOF)
+    assert await runtime.reconcile_once() == 1
+    assert await runtime.timers.due_of("c1:t1") is not None
+    assert await runtime.reconcile_once() == 0

@@ -1,0 +1,124 @@
+"""Start the real processes the way ``make run`` does, in a namespace and on a port of their own.
+
+Used by the end-to-end tests and by the benchmark. Each process is a child started with the
+virtual environment's Python (``python -m gateway``, ``python -m services.turns``, ...); its
+output goes to a log file. ``kill`` (SIGKILL) and ``restart`` let a test crash a service.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+PROCESSES = {
+    "gateway": "gateway",
+    "turns": "services.turns",
+    "resolution": "services.resolution",
+    "states": "services.states",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Suite:
+    namespace: str
+    rabbitmq_url: str
+    redis_url: str
+    log_dir: Path
+    port: int = field(default_factory=free_port)
+    admin_token: str = "e2e-admin-token-0123456789abcdef"
+    partitions: int = 4
+    extra_env: dict[str, str] = field(default_factory=dict)
+    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+        env.update(
+            REFEREE_ENV="test",
+            REFEREE_NAMESPACE=self.namespace,
+            REFEREE_ADMIN_TOKEN=self.admin_token,
+            REFEREE_PARTITIONS=str(self.partitions),
+            RABBITMQ_URL=self.rabbitmq_url,
+            REDIS_URL=self.redis_url,
+            GATEWAY_HOST="127.0.0.1",
+            GATEWAY_PORT=str(self.port),
+            PYTHONUNBUFFERED="1",
+            **self.extra_env,
+        )
+        return env
+
+    def start(self, name: str) -> None:
+        log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
+        self.procs[name] = subprocess.Popen(
+            [sys.executable, "-m", PROCESSES[name]],
+            cwd=ROOT,
+            env=self.env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def start_all(self, *, ready_timeout: float = 60.0) -> None:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        for name in PROCESSES:
+            self.start(name)
+        self.wait_ready(ready_timeout)
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        last = ""
+        while time.monotonic() < deadline:
+            for name, proc in self.procs.items():
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{name} exited with {proc.returncode}: {self.tail(name)}")
+            with contextlib.suppress(httpx.HTTPError):
+                answer = httpx.get(f"{self.base_url}/readyz", timeout=5)
+                if answer.status_code == 200:
+                    return
+                last = answer.text
+            time.sleep(0.2)
+        raise RuntimeError(f"suite not ready after {timeout}s: {last}")
+
+    def kill(self, name: str) -> None:
+        """SIGKILL, as a crash: no cleanup in the process."""
+        proc = self.procs[name]
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+
+    def restart(self, name: str) -> None:
+        self.start(name)
+
+    def stop_all(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+
+    def tail(self, name: str, lines: int = 40) -> str:
+        path = self.log_dir / f"{name}.log"
+        if not path.exists():
+            return ""
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])

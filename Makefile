@@ -1,0 +1,98 @@
+# Combat referee: one virtual environment, one Procfile, the usual targets.
+#   make run     start the gateway and the three services in the foreground (Ctrl-C stops all)
+#   make test    unit + integration + e2e tests (RabbitMQ and Redis on loopback)
+#   make lint    ruff (lint + format check) and mypy strict
+#   make help    every target
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+# Nothing here gains from -j, and `run` needs its prerequisites in order.
+.NOTPARALLEL:
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+# Only the test folders that exist: git keeps no empty folder, so a fresh clone may lack one.
+TEST_DIRS := $(wildcard tests/unit tests/integration tests/e2e)
+TYPED_DIRS := shared services gateway bench tests
+
+.PHONY: help venv install env-file check-deps run test test-unit test-integration test-e2e \
+	lint format bench clean
+
+help: ## list the targets
+	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) \
+		| awk 'BEGIN {FS = ":.*## "} {printf "  %-18s %s\n", $$1, $$2}'
+
+# --- virtual environment -------------------------------------------------------------------
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when pyproject.toml is newer than the stamp, so a second `make run` is fast.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[test,lint]'
+	@touch $@
+
+venv: $(STAMP) ## create .venv (python3.11) and install the project with its test and lint extras
+
+install: $(STAMP) ## same as venv
+
+# --- local configuration -------------------------------------------------------------------
+.env:
+	@token=$$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(32))'); \
+	umask 077; \
+	printf 'REFEREE_ENV=development\nREFEREE_ADMIN_TOKEN=%s\n' "$$token" > .env; \
+	echo "Generated the operator token (shown only this once):"; \
+	echo "    REFEREE_ADMIN_TOKEN=$$token"; \
+	echo "It is stored in $(CURDIR)/.env (mode 600); edit or delete that file to change it."
+
+env-file: .env ## create .env with REFEREE_ENV=development and a fresh REFEREE_ADMIN_TOKEN
+
+check-deps: ## check that RabbitMQ (with the consistent-hash plugin) and Redis answer
+	@$(PYTHON) deploy/check_deps.py
+
+# --- running -------------------------------------------------------------------------------
+# honcho merges the four logs and stops every process on Ctrl-C; it also loads .env. The venv
+# comes first in PATH so that each Procfile line's `python` is the venv's.
+run: venv env-file check-deps ## run the gateway and the three services in the foreground
+	exec env PATH="$(CURDIR)/$(BIN):$$PATH" VIRTUAL_ENV="$(CURDIR)/$(VENV)" \
+		$(BIN)/honcho start -f Procfile
+
+bench: venv ## run the load generator (python -m bench)
+	$(BIN)/python -m bench
+
+# --- tests ---------------------------------------------------------------------------------
+test: venv ## every test: unit, integration and e2e
+	$(BIN)/pytest $(TEST_DIRS)
+
+test-unit: venv ## unit tests only (no network)
+	$(BIN)/pytest tests/unit
+
+test-integration: venv ## integration tests (real RabbitMQ and Redis)
+	$(BIN)/pytest tests/integration
+
+test-e2e: venv ## end-to-end tests (the real processes over HTTP and SSE)
+	$(BIN)/pytest tests/e2e
+
+# --- code quality --------------------------------------------------------------------------
+# All three run even when one fails, so one report shows every problem; any failure fails.
+lint: venv ## ruff check, ruff format --check, mypy strict
+	@status=0; \
+	for cmd in "$(BIN)/ruff check ." "$(BIN)/ruff format --check ." "$(BIN)/mypy $(TYPED_DIRS)"; do \
+		echo "$$cmd"; $$cmd || status=1; \
+	done; \
+	exit $$status
+
+format: venv ## apply ruff's fixes and formatting
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# --- cleaning ------------------------------------------------------------------------------
+# Local files only: never touches RabbitMQ or Redis, and keeps .env (it holds the token).
+clean: ## remove .venv, caches and build output
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist
+	find . -path ./.git -prune -o -name '*.egg-info' -prune -exec rm -rf {} + \
+		-o -name __pycache__ -prune -exec rm -rf {} +

@@ -94,11 +94,16 @@ class Bus:
         self._consumer = await self._connection.channel(publisher_confirms=False)
         await self._consumer.set_qos(prefetch_count=1)
 
-    async def close(self) -> None:
+    async def stop_consuming(self) -> None:
+        """Cancel every consumer: in-flight messages finish, no new one arrives."""
         for queue, tag in self._consumer_tags:
             with contextlib.suppress(Exception):
-                await queue.cancel(tag)
+                async with asyncio.timeout(2):
+                    await queue.cancel(tag)
         self._consumer_tags.clear()
+
+    async def close(self) -> None:
+        await self.stop_consuming()
         if self._connection is not None:
             await self._connection.close()
         self._connection = None

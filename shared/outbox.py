@@ -15,6 +15,7 @@ dedupe by message id. A per-outbox lock keeps two flushers from reordering entri
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 from typing import Any
@@ -114,8 +115,9 @@ class OutboxRelay:
             flushed += await self.flush(text(raw))
         return flushed
 
-    async def sweep_forever(self, every_ms: int) -> None:
-        while True:
+    async def sweep_forever(self, every_ms: int, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
             try:
                 n = await self.sweep_once()
                 if n:
@@ -124,4 +126,5 @@ class OutboxRelay:
                 raise
             except Exception:
                 log.warning("outbox_sweep_failed", exc_info=True)
-            await asyncio.sleep(every_ms / 1000)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), every_ms / 1000)

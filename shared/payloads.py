@@ -43,7 +43,7 @@ class StartCombat(_Payload):
 class ActOnCombat(_Payload):
     """``combat.act``: gateway -> turns, one action of API.md "Actions"."""
 
-    action_id: str
+    action_id: str = Field(pattern=r"^a_[0-9a-f]{32}$")
     action: Action
     if_match: int | None = None
     moderator: bool = False

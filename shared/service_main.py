@@ -37,9 +37,14 @@ def make_bus(settings: ServiceSettings) -> Bus:
     )
 
 
-async def _every(seconds: float, what: str, fn: Callable[[], Awaitable[object]]) -> None:
-    while True:
-        await asyncio.sleep(seconds)
+async def _every(
+    seconds: float, what: str, fn: Callable[[], Awaitable[object]], stop: asyncio.Event
+) -> None:
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), seconds)
+        if stop.is_set():
+            return
         try:
             await fn()
         except asyncio.CancelledError:
@@ -76,26 +81,28 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
         poll_ms=settings.referee_timer_poll_ms,
         lease_ms=settings.referee_timer_lease_ms,
     )
+    stop = asyncio.Event()
     tasks = [
-        asyncio.create_task(poller.run_forever(), name="timers"),
-        asyncio.create_task(runtime.relay.sweep_forever(settings.referee_outbox_sweep_ms)),
+        asyncio.create_task(poller.run_forever(stop), name="timers"),
+        asyncio.create_task(runtime.relay.sweep_forever(settings.referee_outbox_sweep_ms, stop)),
         asyncio.create_task(
-            _every(settings.referee_reconcile_seconds, "reconcile", runtime.reconcile_once)
+            _every(settings.referee_reconcile_seconds, "reconcile", runtime.reconcile_once, stop)
         ),
-        asyncio.create_task(_every(2.0, "heartbeat", heartbeat)),
+        asyncio.create_task(_every(2.0, "heartbeat", heartbeat, stop)),
     ]
     log.info("service_started", queues=len(queues), rooms=settings.rooms, instance=instance)
-    stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     log.info("service_stopping")
-    for task in tasks:
+    await bus.stop_consuming()
+    # The loops see `stop` at their next turn; a cancel covers one blocked in I/O (redis-py
+    # may swallow a cancellation that lands inside a command, so do not wait forever).
+    _, pending = await asyncio.wait(tasks, timeout=2)
+    for task in pending:
         task.cancel()
-    for task in tasks:
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    await asyncio.wait(pending, timeout=2)
     await bus.close()
     await redis.hdel(keys.heartbeat(spec.name), instance)
     await redis.aclose()

@@ -165,8 +165,9 @@ class TimerPoller:
         await asyncio.gather(*(fire_and_ack(c) for c in claimed))
         return len(claimed)
 
-    async def run_forever(self) -> None:
-        while True:
+    async def run_forever(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
             try:
                 n = await self.run_once()
             except asyncio.CancelledError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Header, Path, Request
+from fastapi import APIRouter, Body, Depends, Header, Request
 from fastapi.responses import JSONResponse
 
 from gateway.auth import Principal, current_principal
@@ -12,15 +12,14 @@ from gateway.context import Gateway, gateway
 from gateway.dispatch import ids_for, raise_if_rejected, send
 from gateway.errors import ApiError
 from gateway.idempotency import Answer, idempotent
-from gateway.routes.combats import CombatPath, reader
+from gateway.ids import ActionId, CombatId
+from gateway.routes.combats import reader
 from gateway.views import CombatReader, public_event
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
 from shared.messages import CMD_COMBAT_ACT, Envelope
 from shared.payloads import ActOnCombat
 
 router = APIRouter(prefix="/v1/combats", tags=["actions"])
-
-ActionPath = Annotated[str, Path(pattern=r"^a_[0-9a-f]{32}$")]
 
 EXAMPLES: dict[str, Any] = {
     "skill": {"value": {"type": "skill", "actor": "ana", "skill": "Puño", "targets": ["bruno"]}},
@@ -50,7 +49,7 @@ def _if_match(raw: str | None) -> int | None:
 
 @router.post("/{combat_id}/actions", responses={202: {"description": "still being processed"}})
 async def act(
-    combat_id: CombatPath,
+    combat_id: CombatId,
     action: Annotated[Action, Body(openapi_examples=EXAMPLES)],
     request: Request,
     principal: Annotated[Principal, Depends(current_principal)],
@@ -102,8 +101,8 @@ async def act(
 
 @router.get("/{combat_id}/actions/{action_id}")
 async def action_outcome(
-    combat_id: CombatPath,
-    action_id: ActionPath,
+    combat_id: CombatId,
+    action_id: ActionId,
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],

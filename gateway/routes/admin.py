@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from gateway.auth import Tenants, admin, tenants
 from gateway.errors import ApiError
+from gateway.ids import CommunityId
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[Depends(admin)])
 
@@ -37,7 +38,7 @@ async def create_community(
 
 @router.post("/communities/{community_id}/keys", status_code=201, response_model=KeyRotated)
 async def rotate_key(
-    community_id: Annotated[str, Path(pattern=r"^cm_[0-9a-f]{20}$")],
+    community_id: CommunityId,
     store: Annotated[Tenants, Depends(tenants)],
 ) -> KeyRotated:
     rotated = await store.rotate_primary(community_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -13,6 +13,7 @@ from gateway.context import Gateway, gateway
 from gateway.dispatch import ids_for, raise_if_rejected, send
 from gateway.errors import ApiError
 from gateway.idempotency import Answer, idempotent
+from gateway.ids import CombatId
 from gateway.routes.characters import load_sheet
 from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
@@ -23,7 +24,6 @@ from shared.redis_streams import text
 
 router = APIRouter(prefix="/v1/combats", tags=["combats"])
 
-CombatPath = Annotated[str, Path(pattern=r"^c_[0-9a-f]{32}$")]
 Room = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
 
 
@@ -125,7 +125,7 @@ def _fill_vitality(combat: dict[str, Any], sheets: dict[str, dict[str, Any]]) ->
 
 @router.get("/{combat_id}")
 async def get_combat(
-    combat_id: CombatPath,
+    combat_id: CombatId,
     principal: Annotated[Principal, Depends(current_principal)],
     combats: Annotated[CombatReader, Depends(reader)],
 ) -> dict[str, Any]:
@@ -168,7 +168,7 @@ async def list_combats(
 
 @router.get("/{combat_id}/log")
 async def combat_log(
-    combat_id: CombatPath,
+    combat_id: CombatId,
     principal: Annotated[Principal, Depends(current_principal)],
     combats: Annotated[CombatReader, Depends(reader)],
     after: Annotated[str | None, Query(pattern=r"^\d{1,20}-\d{1,20}$")] = None,

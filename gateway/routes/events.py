@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -17,8 +18,9 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from gateway.ids import COMBAT_ID
 from gateway.routes.combats import Room
-from gateway.views import public_event
+from gateway.views import CombatReader, public_event
 from shared.messages import INTERNAL_EVENTS, Envelope
 from shared.redis_streams import entries, read_entries
 
@@ -28,27 +30,50 @@ STREAM_ID = r"^\d{1,20}-\d{1,20}$"
 BLOCK_MS = 5000
 
 
-@router.get("", response_class=EventSourceResponse)
-async def events(
-    request: Request,
+@dataclass(frozen=True)
+class Scope:
+    """What a stream serves, checked before the response starts (errors are plain JSON)."""
+
+    tenant: str
+    room: str | None
+    combat: str | None
+    resume: str | None
+
+
+async def stream_scope(
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     room: Annotated[Room | None, Query()] = None,
-    combat: Annotated[str | None, Query(pattern=r"^c_[0-9a-f]{32}$")] = None,
-    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
+    combat: Annotated[str | None, Query(max_length=200)] = None,
+    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=100)] = None,
     since: Annotated[
         str | None,
         Query(pattern=STREAM_ID, description="resume after this event id (as Last-Event-ID)"),
     ] = None,
-) -> AsyncIterator[ServerSentEvent]:
-    """Every event of the community from now on (or after ``Last-Event-ID``)."""
+) -> Scope:
     resume = last_event_id or since
-    if resume is not None and not _valid_id(resume):
+    if resume is not None and not re.fullmatch(STREAM_ID, resume):
         raise ApiError(
             "invalid_request",
             details={"errors": [{"path": "header.Last-Event-ID", "message": "a stream id"}]},
         )
-    stream = gw.keys.events_stream(principal.community_id)
+    if combat is not None and (
+        not COMBAT_ID.fullmatch(combat)
+        or await CombatReader(gw.redis, gw.keys).view(combat, principal.community_id) is None
+    ):
+        raise ApiError("not_found")
+    return Scope(principal.community_id, room, combat, resume)
+
+
+@router.get("", response_class=EventSourceResponse)
+async def events(
+    request: Request,
+    scope: Annotated[Scope, Depends(stream_scope)],
+    gw: Annotated[Gateway, Depends(gateway)],
+) -> AsyncIterator[ServerSentEvent]:
+    """Every event of the community from now on (or after ``Last-Event-ID``)."""
+    room, combat, resume = scope.room, scope.combat, scope.resume
+    stream = gw.keys.events_stream(scope.tenant)
     position = resume or "$"
     if position == "$":
         # Pin "now" to a concrete id so nothing published meanwhile is skipped.
@@ -66,7 +91,3 @@ async def events(
             if combat is not None and env.combat_id != combat:
                 continue
             yield ServerSentEvent(id=position, event=env.type, data=public_event(env))
-
-
-def _valid_id(value: str) -> bool:
-    return re.fullmatch(STREAM_ID, value) is not None

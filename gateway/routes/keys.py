@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Path, Response
+from fastapi import APIRouter, Depends, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from gateway.auth import Principal, Tenants, moderator, tenants
 from gateway.errors import ApiError
+from gateway.ids import KeyId
 
 router = APIRouter(prefix="/v1/keys", tags=["keys"])
 
@@ -36,7 +37,7 @@ async def create_key(
 
 @router.delete("/{key_id}", status_code=204)
 async def revoke_key(
-    key_id: Annotated[str, Path(pattern=r"^k_[0-9a-f]{20}$")],
+    key_id: KeyId,
     principal: Annotated[Principal, Depends(moderator)],
     store: Annotated[Tenants, Depends(tenants)],
 ) -> Response:

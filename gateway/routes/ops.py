@@ -15,7 +15,7 @@ from shared.messages import SERVICES
 
 router = APIRouter(tags=["operations"])
 
-_READY_CACHE_S = 2.0
+_READY_CACHE_S = 1.0
 
 
 @router.get("/healthz")

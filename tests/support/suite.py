@@ -67,14 +67,14 @@ class Suite:
         return env
 
     def start(self, name: str) -> None:
-        log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
-        self.procs[name] = subprocess.Popen(
-            [sys.executable, "-m", PROCESSES[name]],
-            cwd=ROOT,
-            env=self.env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        with open(self.log_dir / f"{name}.log", "ab") as log:  # the child keeps its own fd
+            self.procs[name] = subprocess.Popen(
+                [sys.executable, "-m", PROCESSES[name]],
+                cwd=ROOT,
+                env=self.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
 
     def start_all(self, *, ready_timeout: float = 60.0) -> None:
         self.log_dir.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,1 @@
+"""End-to-end tests: the four real processes driven over HTTP and SSE (STYLE.md "Tests")."""

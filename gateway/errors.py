@@ -130,5 +130,10 @@ def install(app: FastAPI) -> None:
             request, "dependency_unavailable", status=503, headers={"Retry-After": "1"}
         )
 
+    async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("request_failed", path=request.url.path)
+        return error_response(request, "internal_error", status=500)
+
+    app.add_exception_handler(Exception, on_unexpected)
     for exc_type in (BusUnavailableError, RedisConnectionError, RedisTimeoutError):
         app.add_exception_handler(exc_type, on_dependency)

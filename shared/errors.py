@@ -73,6 +73,11 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
         "A dependency (RabbitMQ or Redis) is unavailable; nothing was changed.",
         "Una dependencia (RabbitMQ o Redis) no está disponible; no se cambió nada.",
     ),
+    "internal_error": ErrorKind(
+        500,
+        "Unexpected error; nothing was changed unless the combat log shows it.",
+        "Error inesperado; no se cambió nada salvo lo que muestre el registro del combate.",
+    ),
     "not_implemented": _rule(
         "This part of the rules is not refereed yet.",
         "Esta parte de las reglas todavía no se arbitra.",

@@ -102,7 +102,8 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
     _, pending = await asyncio.wait(tasks, timeout=2)
     for task in pending:
         task.cancel()
-    await asyncio.wait(pending, timeout=2)
+    if pending:
+        await asyncio.wait(pending, timeout=2)
     await bus.close()
     await redis.hdel(keys.heartbeat(spec.name), instance)
     await redis.aclose()

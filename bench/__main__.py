@@ -1,0 +1,158 @@
+"""``python -m bench`` (``make bench``): load the suite, then the bare stack, and compare.
+
+Starts the four processes of the suite in a namespace and on a port of their own (as the
+end-to-end tests do), plays ``--combats`` combats through the public API for ``--warmup``
+plus ``--seconds``, measures turn-timer lateness and Redis memory per combat, stops the
+suite and deletes its namespace; then drives the bare stack (FastAPI -> RabbitMQ -> one Lua
+script -> reply) with the same concurrency and duration, and prints the suite's figures
+beside it. Every figure also goes to ``--out/<time>.json``; the processes' logs to
+``--out/<time>/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from redis.asyncio import Redis
+
+from bench.baseline import run_bare
+from bench.logs import summarise_logs
+from bench.procs import wait_quiet
+from bench.scenario import Plan, run_suite
+from bench.stats import render
+from tests.support.infra import (
+    LOOPBACK_RABBITMQ,
+    LOOPBACK_REDIS,
+    delete_namespace_broker,
+    delete_namespace_keys,
+    new_namespace,
+)
+from tests.support.suite import Suite
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--combats", type=int, default=200, help="concurrent combats (200)")
+    parser.add_argument("--seconds", type=float, default=60, help="measured seconds (60)")
+    parser.add_argument("--warmup", type=float, default=5, help="unmeasured seconds first (5)")
+    parser.add_argument("--partitions", type=int, default=32, help="REFEREE_PARTITIONS (32)")
+    parser.add_argument("--timer-combats", type=int, default=20, help="idle combats (20)")
+    parser.add_argument("--out", type=Path, default=Path("bench/out"), help="JSON and logs")
+    parser.add_argument("--skip-bare", action="store_true", help="do not run the bare stack")
+    parser.add_argument("--skip-suite", action="store_true", help="run only the bare stack")
+    parser.add_argument(
+        "--quiet-wait",
+        type=float,
+        default=120,
+        help="wait up to this many seconds for the machine to be idle before each part (120)",
+    )
+    parser.add_argument(
+        "--bare-mode",
+        choices=("process", "thread"),
+        default="process",
+        help="serve the bare stack from a child process (default) or a thread of this one",
+    )
+    return parser.parse_args(argv)
+
+
+async def suite_phase(
+    args: argparse.Namespace, namespace: str, urls: tuple[str, str], log_dir: Path
+) -> dict[str, Any]:
+    rabbitmq_url, redis_url = urls
+    suite = Suite(
+        namespace=namespace,
+        rabbitmq_url=rabbitmq_url,
+        redis_url=redis_url,
+        log_dir=log_dir,
+        admin_token=secrets.token_urlsafe(32),
+        partitions=args.partitions,
+        extra_env={"LOG_JSON": "true"},
+    )
+    redis = Redis.from_url(redis_url)
+    try:
+        print(f"starting the suite in namespace {namespace} on {suite.base_url} ...", flush=True)
+        await asyncio.to_thread(suite.start_all)
+        plan = Plan(
+            base_url=suite.base_url,
+            admin_token=suite.admin_token,
+            namespace=namespace,
+            combats=args.combats,
+            warmup=args.warmup,
+            seconds=args.seconds,
+            timer_combats=args.timer_combats,
+        )
+        pids = {name: proc.pid for name, proc in suite.procs.items()}
+        print(f"playing {args.combats} combats for {args.warmup}+{args.seconds} s ...", flush=True)
+        figures = await run_suite(plan, redis, pids)
+        figures["exited"] = {
+            n: p.returncode for n, p in suite.procs.items() if p.poll() is not None
+        }
+        return figures
+    finally:
+        await asyncio.to_thread(suite.stop_all)
+        await delete_namespace_keys(redis, namespace)
+        await redis.aclose()
+        await delete_namespace_broker(rabbitmq_url, namespace, partitions=args.partitions)
+        print(f"suite stopped; namespace {namespace} deleted", flush=True)
+
+
+async def run(args: argparse.Namespace, stamp: str) -> dict[str, Any]:
+    urls = (
+        os.environ.get("RABBITMQ_URL") or LOOPBACK_RABBITMQ,
+        os.environ.get("REDIS_URL") or LOOPBACK_REDIS,
+    )
+    namespace = new_namespace("bench")
+    log_dir = args.out / stamp
+    figures: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "combats": args.combats,
+        "seconds": args.seconds,
+        "warmup": args.warmup,
+        "partitions": args.partitions,
+        "machine": {"nproc": os.cpu_count(), "python": platform.python_version()},
+    }
+    if not args.skip_suite:
+        figures["busy_cores_before_suite"] = await wait_quiet(args.quiet_wait)
+        try:
+            figures["suite"] = await suite_phase(args, namespace, urls, log_dir)
+        finally:
+            figures["logs"] = summarise_logs(log_dir)
+    if not args.skip_bare:
+        figures["busy_cores_before_bare"] = await wait_quiet(args.quiet_wait)
+        print(f"driving the bare stack ({args.bare_mode}) ...", flush=True)
+        figures["bare"] = await run_bare(
+            namespace=f"{namespace}bare",
+            rabbitmq_url=urls[0],
+            redis_url=urls[1],
+            clients=args.combats,
+            warmup=args.warmup,
+            seconds=args.seconds,
+            mode=args.bare_mode,
+            log_dir=log_dir,
+        )
+    return figures
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse(argv)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    figures = asyncio.run(run(args, stamp))
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"{stamp}.json"
+    path.write_text(json.dumps(figures, indent=2) + "\n")
+    print(render(figures))
+    if figures.get("logs"):
+        print(f"log lines by level and event: {json.dumps(figures['logs'])}")
+    print(f"figures: {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""The public API calls the benchmark makes to set up its combats (API.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+
+VIT = 10_000_000  # so that nobody goes down during a run (100 damage per hit)
+
+
+class SetupError(RuntimeError):
+    """The suite refused a setup call: the benchmark cannot run."""
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def sheet(name: str) -> dict[str, Any]:
+    """A umh sheet with one 1-PA offensive skill and one internal defense (API.md)."""
+    return {
+        "name": name,
+        "ruleset": "umh",
+        "stats": {"vit": VIT, "vel": 6, "ref": 3, "vol": 2, "fue": 100, "rank": 2, "vigor": 5},
+        "resistance": {"value": 0},
+        "skills": [
+            {
+                "name": "Golpe",
+                "tier": 1,
+                "pa": 1,
+                "type": "offensive",
+                "natures": ["fisica"],
+                "damage": 100,
+                "reach": 1,
+            },
+            {
+                "name": "Bloqueo",
+                "tier": 1,
+                "pa": 1,
+                "type": "defensive",
+                "defense_kind": "internal",
+                "natures": ["fisica"],
+                "defense": 50,
+            },
+        ],
+    }
+
+
+def _check(answer: httpx.Response, what: str) -> dict[str, Any]:
+    if answer.status_code >= 300:
+        raise SetupError(f"{what}: {answer.status_code} {answer.text[:300]}")
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+async def create_community(
+    client: httpx.AsyncClient, admin_token: str, name: str, timers: dict[str, int]
+) -> tuple[str, str]:
+    """A community with the given timer settings; returns its id and (moderator) API key."""
+    created = _check(
+        await client.post(
+            "/v1/admin/communities", json={"name": name}, headers=bearer(admin_token)
+        ),
+        "create community",
+    )
+    key = str(created["api_key"])
+    _check(
+        await client.patch("/v1/settings", json={"timers": timers}, headers=bearer(key)),
+        "patch settings",
+    )
+    return str(created["id"]), key
+
+
+async def register_pairs(
+    client: httpx.AsyncClient, key: str, prefix: str, pairs: int, *, concurrency: int = 50
+) -> list[tuple[str, str]]:
+    """``pairs`` pairs of characters ``(<prefix>a<i>, <prefix>b<i>)``, all registered."""
+    names = [(f"{prefix}a{i}", f"{prefix}b{i}") for i in range(pairs)]
+    gate = asyncio.Semaphore(concurrency)
+
+    async def put(cid: str) -> None:
+        async with gate:
+            _check(
+                await client.put(f"/v1/characters/{cid}", json=sheet(cid), headers=bearer(key)),
+                f"register {cid}",
+            )
+
+    await asyncio.gather(*(put(c) for pair in names for c in pair))
+    return names
+
+
+async def start_challenges(
+    client: httpx.AsyncClient,
+    key: str,
+    pairs: list[tuple[str, str]],
+    room_prefix: str,
+    *,
+    concurrency: int = 50,
+) -> list[str]:
+    """One challenge combat per pair, each in a room of its own; returns the combat ids."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def start(index: int, attacker: str, defender: str) -> str:
+        body = {
+            "room": f"{room_prefix}{index}",
+            "ruleset": "umh",
+            "attacker": attacker,
+            "defenders": [defender],
+            "opening": {"kind": "challenge"},
+        }
+        async with gate:
+            answer = await client.post("/v1/combats", json=body, headers=bearer(key))
+        if answer.status_code not in (201, 202):
+            raise SetupError(f"start combat {index}: {answer.status_code} {answer.text[:300]}")
+        return str(answer.json()["id"])
+
+    return list(await asyncio.gather(*(start(i, a, d) for i, (a, d) in enumerate(pairs))))
+
+
+async def get_combat(client: httpx.AsyncClient, key: str, combat_id: str) -> dict[str, Any]:
+    return _check(
+        await client.get(f"/v1/combats/{combat_id}", headers=bearer(key)), f"get {combat_id}"
+    )
+
+
+async def wait_phase(
+    client: httpx.AsyncClient,
+    key: str,
+    combat_ids: list[str],
+    phase: str,
+    *,
+    within: float = 60.0,
+    concurrency: int = 50,
+) -> dict[str, dict[str, Any]]:
+    """Poll until every combat is in ``phase``; returns their views."""
+    gate = asyncio.Semaphore(concurrency)
+    deadline = time.monotonic() + within
+
+    async def one(combat_id: str) -> dict[str, Any]:
+        while True:
+            async with gate:
+                combat = await get_combat(client, key, combat_id)
+            if combat.get("phase") == phase:
+                return combat
+            if time.monotonic() > deadline:
+                raise SetupError(f"{combat_id} still {combat.get('phase')!r}, not {phase!r}")
+            await asyncio.sleep(0.2)
+
+    views = await asyncio.gather(*(one(c) for c in combat_ids))
+    return dict(zip(combat_ids, views, strict=True))
+
+
+async def combat_log(client: httpx.AsyncClient, key: str, combat_id: str) -> list[dict[str, Any]]:
+    """Every event of a combat's audit log, following ``next``."""
+    events: list[dict[str, Any]] = []
+    after: str | None = None
+    while True:
+        params = {"limit": "1000", **({"after": after} if after else {})}
+        page = _check(
+            await client.get(f"/v1/combats/{combat_id}/log", params=params, headers=bearer(key)),
+            f"log of {combat_id}",
+        )
+        events += page["events"]
+        after = page.get("next")
+        if not after:
+            return events

@@ -1,0 +1,104 @@
+"""The suite's part of a run: set up through the public API, play, measure, read back.
+
+Two communities: one whose combats are played (turns long enough never to run out during
+play), and one of ``timer_combats`` combats with 1-second turns where nobody acts, whose
+turn timers run out over and over, first with the suite idle and then under the load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from redis.asyncio import Redis
+
+from bench import api, memory, recorder, timers
+from bench.load import run_load
+from bench.procs import cpu_over_window, per_operation
+
+# Turns and defense windows long enough never to run out while the load plays (a slow
+# action must not turn into a timeout), yet short enough for the preparation to end at once.
+PLAY_TIMERS = {"preparation_seconds": 1, "turn_seconds": 600, "defense_seconds": 600}
+IDLE_TIMERS = {"preparation_seconds": 1, "turn_seconds": 1, "defense_seconds": 1}
+
+
+@dataclass(frozen=True)
+class Plan:
+    base_url: str
+    admin_token: str
+    namespace: str
+    combats: int
+    warmup: float
+    seconds: float
+    timer_combats: int = 20
+    idle_seconds: float = 5.0
+
+
+def _wall_ms(monotonic: float) -> float:
+    """A ``time.monotonic()`` moment as Unix milliseconds."""
+    return (time.time() + monotonic - time.monotonic()) * 1000
+
+
+async def run_suite(plan: Plan, redis: Redis, pids: dict[str, int]) -> dict[str, Any]:
+    """Set up, play ``plan.combats`` combats for ``warmup + seconds``, and measure."""
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    used_before = await memory.used_memory(redis)
+    async with httpx.AsyncClient(base_url=plan.base_url, limits=limits, timeout=30) as client:
+        setup_started = time.monotonic()
+        tenant, play_key = await api.create_community(
+            client, plan.admin_token, "bench-play", PLAY_TIMERS
+        )
+        _, idle_key = await api.create_community(
+            client, plan.admin_token, "bench-timers", IDLE_TIMERS
+        )
+        pairs = await api.register_pairs(client, play_key, "p", plan.combats)
+        idle_pairs = await api.register_pairs(client, idle_key, "t", plan.timer_combats)
+        idle_ids = await api.start_challenges(client, idle_key, idle_pairs, "timers-")
+        play_ids = await api.start_challenges(client, play_key, pairs, "room-")
+        views = await api.wait_phase(client, play_key, play_ids, "fighting")
+        await api.wait_phase(client, idle_key, idle_ids, "fighting")
+        setup_seconds = time.monotonic() - setup_started
+
+        idle_start = time.monotonic()
+        await asyncio.sleep(plan.idle_seconds)  # a measured interval, not a wait for an event
+        idle_end = time.monotonic()
+
+        cpu_task = asyncio.create_task(cpu_over_window(pids, redis, plan.warmup, plan.seconds))
+        load = await run_load(
+            plan.base_url, play_key, views, warmup=plan.warmup, seconds=plan.seconds
+        )
+        cpu = await cpu_task
+        window_ms = (_wall_ms(load.window.start), _wall_ms(load.window.end))
+        events = await recorder.lag(redis, plan.namespace, tenant, play_ids, window_ms)
+
+        lateness = await timers.measure(
+            client,
+            idle_key,
+            idle_ids,
+            {
+                "idle": (_wall_ms(idle_start), _wall_ms(idle_end)),
+                "under_load": window_ms,
+            },
+        )
+    mem = await memory.per_combat(redis, plan.namespace, set(play_ids))
+    used_after = await memory.used_memory(redis)
+    mem["used_memory_delta_per_combat"] = round(
+        (used_after - used_before) / (plan.combats + plan.timer_combats), 1
+    )
+    summary = load.tally.summary(load.window.seconds)
+    per_operation(cpu, load.tally.completed)
+    summary["actions_sent"] = load.actions_sent
+    summary["stalled"] = load.stalled[:50]
+    summary["read_errors"] = dict(load.read_errors)
+    summary["segments_ms"] = load.hops.summary()
+    return {
+        "setup_seconds": round(setup_seconds, 2),
+        "load": summary,
+        "timers": lateness,
+        "memory": mem,
+        "event_stream": events,
+        "cpu": cpu,
+    }

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from gateway import errors
 from gateway.commands import CommandClient
 from gateway.context import Gateway
-from gateway.metrics import observe
+from gateway.metrics import MetricsMiddleware
 from gateway.recorder import Recorder
 from gateway.routes import actions, admin, characters, combats, events, keys, ops
 from gateway.routes import settings as settings_routes
@@ -61,6 +61,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await recorder.stop()
             await bus.close()
             await redis.aclose()
 
@@ -72,7 +73,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         max_body_size=settings.referee_max_body_bytes,
     )
     errors.install(app)
-    app.middleware("http")(observe)
+    app.add_middleware(MetricsMiddleware)
     for module in (admin, keys, settings_routes, characters, combats, actions, events, ops):
         app.include_router(module.router)
     return app

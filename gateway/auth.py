@@ -144,5 +144,5 @@ class Tenants:
         }
 
 
-def tenants(gw: Annotated[Gateway, Depends(gateway)]) -> Tenants:
+async def tenants(gw: Annotated[Gateway, Depends(gateway)]) -> Tenants:
     return Tenants(gw.redis, gw.keys)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import uuid
 from dataclasses import dataclass, field
 
@@ -19,7 +20,7 @@ from pydantic import ValidationError
 
 from shared.bus import Bus
 from shared.logging import get_logger
-from shared.messages import COMMAND_REJECTED, Envelope
+from shared.messages import COMMAND_REJECTED, REPLY_BATCH, Envelope
 
 log = get_logger(__name__)
 
@@ -54,9 +55,16 @@ class CommandClient:
 
     async def _on_reply(self, message: AbstractIncomingMessage) -> None:
         try:
-            env = Envelope.from_json(message.body)
+            if message.type == REPLY_BATCH:
+                envelopes = [Envelope.model_validate(e) for e in json.loads(message.body)]
+            else:
+                envelopes = [Envelope.from_json(message.body)]
         except (ValidationError, ValueError):
             return
+        for env in envelopes:
+            self._take(env)
+
+    def _take(self, env: Envelope) -> None:
         waiter = self._waiters.get(env.correlation_id)
         if waiter is None:
             return

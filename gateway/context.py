@@ -26,6 +26,7 @@ class Gateway:
     ready_cache: dict[str, Any] = field(default_factory=dict)
 
 
-def gateway(request: Request) -> Gateway:
+async def gateway(request: Request) -> Gateway:
+    """A dependency; async so FastAPI runs it on the loop, not in its thread pool."""
     gw: Gateway = request.app.state.gateway
     return gw

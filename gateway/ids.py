@@ -21,19 +21,23 @@ def _known(pattern: re.Pattern[str], value: str) -> str:
     return value
 
 
-def _combat(combat_id: Annotated[str, Path(max_length=200, examples=["c_" + "0" * 32])]) -> str:
+async def _combat(
+    combat_id: Annotated[str, Path(max_length=200, examples=["c_" + "0" * 32])],
+) -> str:
     return _known(COMBAT_ID, combat_id)
 
 
-def _action(action_id: Annotated[str, Path(max_length=200, examples=["a_" + "0" * 32])]) -> str:
+async def _action(
+    action_id: Annotated[str, Path(max_length=200, examples=["a_" + "0" * 32])],
+) -> str:
     return _known(ACTION_ID, action_id)
 
 
-def _key(key_id: Annotated[str, Path(max_length=200, examples=["k_" + "0" * 20])]) -> str:
+async def _key(key_id: Annotated[str, Path(max_length=200, examples=["k_" + "0" * 20])]) -> str:
     return _known(KEY_ID, key_id)
 
 
-def _community(
+async def _community(
     community_id: Annotated[str, Path(max_length=200, examples=["cm_" + "0" * 20])],
 ) -> str:
     return _known(COMMUNITY_ID, community_id)

@@ -1,12 +1,11 @@
-"""Prometheus metrics of the gateway (``GET /metrics``)."""
+"""Prometheus metrics of the gateway (``GET /metrics``), as a plain ASGI middleware."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
 
-from fastapi import Request, Response
 from prometheus_client import Counter, Histogram
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 REQUESTS = Counter("referee_http_requests_total", "HTTP requests", ["method", "route", "status"])
 REQUEST_SECONDS = Histogram(
@@ -20,13 +19,30 @@ COMMAND_SECONDS = Histogram(
 )
 
 
-async def observe(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    started = time.perf_counter()
-    response = await call_next(request)
-    route = request.scope.get("route")
-    path = getattr(route, "path", "unmatched")
-    REQUESTS.labels(request.method, path, str(response.status_code)).inc()
-    REQUEST_SECONDS.labels(request.method, path).observe(time.perf_counter() - started)
-    return response
+class MetricsMiddleware:
+    """Counts requests and their duration by route template (not by raw path)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            route = scope.get("route")
+            path = str(getattr(route, "path", "unmatched"))
+            method = str(scope.get("method", ""))
+            REQUESTS.labels(method, path, str(status)).inc()
+            REQUEST_SECONDS.labels(method, path).observe(time.perf_counter() - started)

@@ -1,31 +1,42 @@
-"""The recorder: every public event into its community's stream, once.
+"""The recorder: every public event into its community's stream, once, in order.
 
 One durable quorum queue with a single active consumer, bound to every event type, so the
 streams keep the order in which events were published. The stream is what ``GET /v1/events``
 serves and resumes from (``Last-Event-ID`` = stream entry id); entries are kept at least
 24 h. Rejections are also kept under their correlation id, for clients polling after a 202;
 ``combat.started`` fills the community's combat index.
+
+Deliveries are queued in arrival order and written by one worker in batches (one pipeline
+to Redis per batch), then acknowledged together; a failed batch is redelivered whole, and
+the append script drops what it already wrote.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 
-from aio_pika.abc import AbstractIncomingMessage
+from aio_pika.abc import AbstractChannel, AbstractIncomingMessage
 from pydantic import ValidationError
 from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
 
 from shared.bus import RECORDER_ARGS, Bus
 from shared.keys import Keys
 from shared.logging import get_logger
 from shared.messages import COMBAT_STARTED, COMMAND_REJECTED, Envelope
+from shared.scripts import Script, run_pipeline
 
 log = get_logger(__name__)
 
 KEEP_MS = 26 * 3600 * 1000  # at least 24 h, with a margin
 OUTCOME_TTL_S = 24 * 3600
+PREFETCH = 500
+BATCH = 200
 
-_APPEND = """
+_APPEND = Script(
+    """
 if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
 local now = tonumber(ARGV[3])
 local floor = now - tonumber(ARGV[4])
@@ -34,6 +45,7 @@ redis.call('ZADD', KEYS[2], now, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
 return 1
 """
+)
 
 
 class Recorder:
@@ -41,45 +53,77 @@ class Recorder:
         self._redis = redis
         self._bus = bus
         self._keys = keys
-        self._append = redis.register_script(_APPEND)
+        self._inbox: asyncio.Queue[AbstractIncomingMessage] = asyncio.Queue()
+        self._worker: asyncio.Task[None] | None = None
+        self._channel: AbstractChannel | None = None
         self.recorded = 0
 
     async def start(self) -> None:
-        channel = self._bus.consumer_channel()
-        queue = await channel.declare_queue(
+        self._channel = await self._bus.connection.channel(publisher_confirms=False)
+        await self._channel.set_qos(prefetch_count=PREFETCH)
+        queue = await self._channel.declare_queue(
             self._bus.names.gateway_recorder(), durable=True, arguments=RECORDER_ARGS
         )
-        await self._bus.consume_queue(queue, self._on_event)
+        self._worker = asyncio.create_task(self._work(), name="recorder")
+        await self._bus.consume_queue(queue, self._arrived)
 
-    async def _on_event(self, message: AbstractIncomingMessage) -> None:
-        try:
-            env = Envelope.from_json(message.body)
-        except (ValidationError, ValueError):
-            await message.reject(requeue=False)
-            return
-        try:
-            await self.record(env)
-        except Exception:
-            log.warning("event_not_recorded", message_id=env.message_id, exc_info=True)
-            await message.nack(requeue=True)
-            return
-        await message.ack()
+    async def stop(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+
+    async def _arrived(self, message: AbstractIncomingMessage) -> None:
+        self._inbox.put_nowait(message)  # in delivery order: one worker drains it
+
+    async def _work(self) -> None:
+        while True:
+            batch = [await self._inbox.get()]
+            while len(batch) < BATCH and not self._inbox.empty():
+                batch.append(self._inbox.get_nowait())
+            events: list[Envelope] = []
+            for message in batch:
+                try:
+                    events.append(Envelope.from_json(message.body))
+                except (ValidationError, ValueError):
+                    log.error("poison_event_dropped", body=message.body[:200])
+            try:
+                await self.record_many(events)
+            except Exception:
+                log.warning("events_not_recorded", count=len(events), exc_info=True)
+                for message in batch:
+                    with contextlib.suppress(Exception):
+                        await message.nack(requeue=True)
+                await asyncio.sleep(0.5)
+                continue
+            with contextlib.suppress(Exception):
+                await batch[-1].ack(multiple=True)
 
     async def record(self, env: Envelope) -> None:
-        keys, tenant = self._keys, env.tenant
+        await self.record_many([env])
+
+    async def record_many(self, events: list[Envelope]) -> None:
+        if not events:
+            return
+        keys = self._keys
         now = int(time.time() * 1000)
-        body = env.model_dump_json()
-        done = await self._append(
-            keys=[keys.events_stream(tenant), keys.events_seen(tenant)],
-            args=[env.message_id, body, now, KEEP_MS],
-        )
-        if env.type == COMMAND_REJECTED:
-            await self._redis.set(keys.outcome(tenant, env.correlation_id), body, ex=OUTCOME_TTL_S)
-        elif env.type == COMBAT_STARTED and env.combat_id:
-            started = int(env.occurred_at.timestamp() * 1000)
-            async with self._redis.pipeline(transaction=False) as pipe:
-                pipe.zadd(keys.combats_index(tenant), {env.combat_id: started}, nx=True)
-                pipe.zadd(keys.room_index(tenant, env.room), {env.combat_id: started}, nx=True)
-                await pipe.execute()
-        if done:
-            self.recorded += 1
+
+        def build(pipe: Pipeline) -> None:
+            for env in events:
+                tenant = env.tenant
+                stream_keys = [keys.events_stream(tenant), keys.events_seen(tenant)]
+                args = [env.message_id, env.model_dump_json(), now, KEEP_MS]
+                _APPEND.queue(pipe, stream_keys, args)
+                if env.type == COMMAND_REJECTED:
+                    pipe.set(
+                        keys.outcome(tenant, env.correlation_id),
+                        env.model_dump_json(),
+                        ex=OUTCOME_TTL_S,
+                    )
+                elif env.type == COMBAT_STARTED and env.combat_id:
+                    started = int(env.occurred_at.timestamp() * 1000)
+                    pipe.zadd(keys.combats_index(tenant), {env.combat_id: started}, nx=True)
+                    pipe.zadd(keys.room_index(tenant, env.room), {env.combat_id: started}, nx=True)
+
+        await run_pipeline(self._redis, build, [_APPEND])
+        self.recorded += len(events)

@@ -74,11 +74,22 @@ class Keys:
     def outbox_dirty(self, service: str) -> str:
         return f"{self.ns}:outbox-dirty:{service}"
 
+    def timer_store(self, service: str) -> dict[str, str]:
+        """The keyword arguments of :class:`shared.timers.TimerStore` for a service."""
+        return {
+            "due_key": self.timers(service),
+            "payload_key": self.timer_payloads(service),
+            "fired_key": self.timers_fired(service),
+        }
+
     def timers(self, service: str) -> str:
         return f"{self.ns}:{{timers:{service}}}:due"
 
     def timer_payloads(self, service: str) -> str:
         return f"{self.ns}:{{timers:{service}}}:payload"
+
+    def timers_fired(self, service: str) -> str:
+        return f"{self.ns}:{{timers:{service}}}:fired"
 
     def active_combats(self, service: str) -> str:
         return f"{self.ns}:active:{service}"

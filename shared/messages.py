@@ -108,6 +108,9 @@ COMBATANT_FLED: Final = "combatant.fled"
 AFTERMATH_APPLIED: Final = "aftermath.applied"
 COMMAND_REJECTED: Final = "command.rejected"
 
+# The message type of a reply that carries a commit's public events as a JSON array.
+REPLY_BATCH: Final = "reply.batch"
+
 # Events that hand a gateway request over to another service: a batch that contains one
 # of them is not final, the service that consumes it finishes the chain.
 CHAIN_EVENTS: Final = frozenset({RESOLUTION_REQUESTED, ACTION_RESOLVED})

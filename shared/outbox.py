@@ -10,6 +10,11 @@ The service flushes its outbox right after each commit (before acking the comman
 sweeper flushes outboxes marked dirty that nobody flushed (a process died in between). An
 entry is deleted only after it took effect, so delivery is at least once and consumers
 dedupe by message id. A per-outbox lock keeps two flushers from reordering entries.
+
+A batch is carried out in two round trips to Redis plus the publishes, which are pipelined on
+one channel: aio-pika writes them under the channel's FIFO lock in the order they were
+started, and the relay waits for all the confirms. On a failure only the entries before the
+first failed one are deleted, so nothing is skipped and order is kept (a repeat is harmless).
 """
 
 from __future__ import annotations
@@ -21,20 +26,27 @@ import secrets
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
 
 from shared.bus import Bus
 from shared.logging import get_logger
 from shared.redis_streams import entries, text
+from shared.scripts import Script, run_pipeline
 from shared.timers import TimerStore, now_ms
 
 log = get_logger(__name__)
 
-_RELEASE = """
+BATCH = 200
+
+_RELEASE = Script(
+    """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+)
 
-_CLEAR_IF_EMPTY = """
+_CLEAR_IF_EMPTY = Script(
+    """
 if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('XLEN', KEYS[1]) > 0 then return 0 end
 local score = redis.call('ZSCORE', KEYS[2], ARGV[1])
 if score and tonumber(score) <= tonumber(ARGV[2]) then
@@ -43,6 +55,7 @@ if score and tonumber(score) <= tonumber(ARGV[2]) then
 end
 return 0
 """
+)
 
 
 class OutboxRelay:
@@ -60,8 +73,6 @@ class OutboxRelay:
         self._timers = timers
         self._dirty_key = dirty_key
         self._lock_ms = lock_ms
-        self._release = redis.register_script(_RELEASE)
-        self._clear = redis.register_script(_CLEAR_IF_EMPTY)
         self.published = 0
 
     async def flush(self, outbox_key: str) -> int:
@@ -69,43 +80,74 @@ class OutboxRelay:
         lock_key = f"{outbox_key}:lock"
         token = secrets.token_hex(8)
         started = now_ms()
-        if not await self._redis.set(lock_key, token, nx=True, px=self._lock_ms):
-            return 0  # another flusher owns it; it will carry the entries out in order
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.set(lock_key, token, nx=True, px=self._lock_ms)
+            pipe.xrange(outbox_key, "-", "+", count=BATCH)
+            locked, first = await pipe.execute()
+        if not locked:
+            return 0  # another flusher owns it; it carries the entries out in order
         done = 0
+        batch = entries(first)
+        failure: BaseException | None = None
         try:
-            while True:
-                batch = entries(await self._redis.xrange(outbox_key, "-", "+", count=100))
-                if not batch:
-                    break
-                for entry_id, fields in batch:
-                    await self._apply(json.loads(fields["e"]))
-                    await self._redis.xdel(outbox_key, entry_id)
-                    done += 1
+            while batch:
+                applied, failure = await self._apply_batch(batch)
+                done += len(applied)
+                more = len(batch) == BATCH and failure is None
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    if applied:
+                        pipe.xdel(outbox_key, *applied)
+                    if more:
+                        pipe.xrange(outbox_key, "-", "+", count=BATCH)
+                    results = await pipe.execute() if (applied or more) else []
+                batch = entries(results[-1]) if more else []
         finally:
-            await self._release(keys=[lock_key], args=[token])
-        # Clear the dirty mark unless a newer commit marked it again meanwhile.
-        await self._clear(keys=[outbox_key, self._dirty_key], args=[outbox_key, started])
+
+            def release(pipe: Pipeline) -> None:
+                _RELEASE.queue(pipe, [lock_key], [token])
+                # Clear the dirty mark unless a newer commit marked the outbox meanwhile.
+                _CLEAR_IF_EMPTY.queue(pipe, [outbox_key, self._dirty_key], [outbox_key, started])
+
+            await run_pipeline(self._redis, release, [_RELEASE, _CLEAR_IF_EMPTY])
+        if failure is not None:
+            raise failure
         return done
 
-    async def _apply(self, entry: dict[str, Any]) -> None:
-        kind = entry["k"]
-        if kind == "pub":
-            await self._bus.publish_raw(
-                entry["x"],
-                entry["r"],
-                entry["b"].encode(),
-                message_id=entry["id"],
-                correlation_id=entry.get("c"),
-                type_=entry.get("t"),
-                mandatory=entry.get("m", True),
-            )
-            self.published += 1
-        elif kind == "arm":
-            await self._timers.arm(entry["id"], int(entry["due"]), entry["p"])
-        elif kind == "cancel":
-            await self._timers.cancel(entry["id"])
-        else:  # pragma: no cover - entries are written by this codebase only
-            raise ValueError(f"unknown outbox entry kind {kind!r}")
+    async def _apply_batch(
+        self, batch: list[tuple[str, dict[str, bytes]]]
+    ) -> tuple[list[str], BaseException | None]:
+        """Carry out a batch; the ids of the entries done before the first failure."""
+        decoded = [(entry_id, json.loads(fields["e"])) for entry_id, fields in batch]
+        timer_ops = [e for _, e in decoded if e["k"] in ("arm", "cancel")]
+        if timer_ops:
+            try:
+                await self._timers.apply(timer_ops)
+            except Exception as exc:
+                return [], exc
+        outcomes = await asyncio.gather(
+            *(self._publish(e) for _, e in decoded if e["k"] == "pub"), return_exceptions=True
+        )
+        results = iter(outcomes)
+        applied: list[str] = []
+        for entry_id, entry in decoded:
+            if entry["k"] == "pub":
+                outcome = next(results)
+                if isinstance(outcome, BaseException):
+                    return applied, outcome
+                self.published += 1
+            applied.append(entry_id)
+        return applied, None
+
+    async def _publish(self, entry: dict[str, Any]) -> None:
+        await self._bus.publish_raw(
+            entry["x"],
+            entry["r"],
+            entry["b"].encode(),
+            message_id=entry["id"],
+            correlation_id=entry.get("c"),
+            type_=entry.get("t"),
+            mandatory=entry.get("m", True),
+        )
 
     async def sweep_once(self, older_than_ms: int = 2000) -> int:
         limit = now_ms() - older_than_ms

@@ -27,6 +27,7 @@ from shared.messages import (
     CMD_TIMER_FIRED,
     COMMAND_REJECTED,
     INTERNAL_EVENTS,
+    REPLY_BATCH,
     Envelope,
     Event,
     derived_id,
@@ -85,11 +86,11 @@ class ServiceRuntime:
         self.bus = bus
         self.keys = keys
         self.retention_seconds = retention_seconds
-        self.timers = TimerStore(
-            redis, due_key=keys.timers(spec.name), payload_key=keys.timer_payloads(spec.name)
-        )
+        self.timers = TimerStore(redis, **keys.timer_store(spec.name))
         dirty = keys.outbox_dirty(spec.name)
-        self.store = AggregateStore(redis, dirty_key=dirty)
+        self.store = AggregateStore(
+            redis, dirty_key=dirty, active_key=keys.active_combats(spec.name)
+        )
         self.relay = OutboxRelay(redis, bus, self.timers, dirty_key=dirty)
         self.processed = 0
 
@@ -110,10 +111,10 @@ class ServiceRuntime:
     async def _handle_target(self, env: Envelope, target: Target, handler: Handler) -> None:
         agg = target.agg
         for _ in range(MAX_ATTEMPTS):
-            if await self.store.is_processed(agg, env.message_id):
+            loaded = await self.store.load_unless_processed(agg, env.message_id)
+            if loaded is None:
                 log.info("message_already_processed", subject=target.subject)
                 return
-            loaded = await self.store.load(agg)
             now = now_ms()
             try:
                 decision = handler(env, loaded.data, target, now)
@@ -124,7 +125,8 @@ class ServiceRuntime:
             if decision.state is None:
                 return
             commit = self._commit_of(env, target, loaded.version, decision, now)
-            result = await self.store.commit(agg, commit)
+            active = self.spec.is_active(decision.state)
+            result = await self.store.commit(agg, commit, active=active)
             if result.status is CommitStatus.CONFLICT:
                 log.info("commit_conflict_retried", subject=target.subject)
                 continue
@@ -143,16 +145,11 @@ class ServiceRuntime:
                     },
                 )
                 return
-            await self._after_commit(target, decision.state)
+            await self._flush(target)
             return
         raise RuntimeError(f"gave up after {MAX_ATTEMPTS} version conflicts on {agg.tag}")
 
-    async def _after_commit(self, target: Target, state: State) -> None:
-        active_key = self.keys.active_combats(self.spec.name)
-        if self.spec.is_active(state):
-            await self.redis.sadd(active_key, target.agg.tag)
-        else:
-            await self.redis.srem(active_key, target.agg.tag)
+    async def _flush(self, target: Target) -> None:
         try:
             await self.relay.flush(target.agg.outbox)
         except Exception:
@@ -183,14 +180,25 @@ class ServiceRuntime:
             final = chain_ends and index == last
             out = self._envelope(env, target, event, index, final=final, occurred=occurred)
             body = out.model_dump_json()
-            public = event.type not in INTERNAL_EVENTS
-            if public:
+            if event.type not in INTERNAL_EVENTS:
                 outbox.append(self._pub(self.bus.names.events(), event.type, out, body))
                 log_entries.append(body)
-                if env.reply_to:
-                    outbox.append(self._pub("", env.reply_to, out, body, mandatory=False))
             for service in subscribers_of(event.type):
                 outbox.append(self._pub(self.bus.names.commands(service), env.room, out, body))
+        if env.reply_to and log_entries:
+            # The waiting gateway gets the commit's public events in one message.
+            outbox.append(
+                {
+                    "k": "pub",
+                    "x": "",
+                    "r": env.reply_to,
+                    "b": "[" + ",".join(log_entries) + "]",
+                    "id": derived_id("m", self.spec.name, env.message_id, target.subject, "reply"),
+                    "c": env.correlation_id,
+                    "t": REPLY_BATCH,
+                    "m": False,
+                }
+            )
         expires = self.spec.expires(decision.state)
         if_match = env.payload.get("if_match") if env.type == CMD_COMBAT_ACT else None
         return Commit(

@@ -109,7 +109,16 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
     await redis.aclose()
 
 
+def event_loop_runner() -> asyncio.Runner:
+    """uvloop where it is installed (uvicorn[standard] brings it), else asyncio's own loop."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop is a dependency of uvicorn[standard]
+        return asyncio.Runner()
+    return asyncio.Runner(loop_factory=uvloop.new_event_loop)
+
+
 def main(make_spec: Callable[[Keys], ServiceSpec]) -> None:
     settings = ServiceSettings()
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(make_spec(Keys(settings.ns)), settings))
+    with contextlib.suppress(KeyboardInterrupt), event_loop_runner() as runner:
+        runner.run(serve(make_spec(Keys(settings.ns)), settings))

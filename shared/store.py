@@ -16,8 +16,10 @@ from enum import StrEnum
 from typing import Any, Final
 
 from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
 
 from shared.keys import Aggregate
+from shared.scripts import Script, run_pipeline
 
 PROCESSED_RETENTION_MS: Final = 7 * 24 * 3600 * 1000
 
@@ -97,27 +99,38 @@ class Commit:
 
 
 class AggregateStore:
-    """Loads and commits aggregates of one service."""
+    """Loads and commits aggregates of one service (one round trip each)."""
 
-    def __init__(self, redis: Redis, *, dirty_key: str) -> None:
+    def __init__(self, redis: Redis, *, dirty_key: str, active_key: str | None = None) -> None:
         self._redis = redis
         self._dirty_key = dirty_key
-        self._commit = redis.register_script(_COMMIT)
+        self._active_key = active_key
+        self._commit = Script(_COMMIT)
 
     async def load(self, agg: Aggregate) -> Loaded:
         version, data = await self._redis.hmget(agg.state, ["v", "data"])
-        if version is None:
-            return Loaded(0, None)
-        return Loaded(int(version), json.loads(data) if data else None)
+        return _loaded(version, data)
+
+    async def load_unless_processed(self, agg: Aggregate, message_id: str) -> Loaded | None:
+        """The state, or None when ``message_id`` was already processed on this aggregate."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.zscore(agg.processed, message_id)
+            pipe.hmget(agg.state, ["v", "data"])
+            seen, (version, data) = await pipe.execute()
+        return None if seen is not None else _loaded(version, data)
 
     async def is_processed(self, agg: Aggregate, message_id: str) -> bool:
         return await self._redis.zscore(agg.processed, message_id) is not None
 
-    async def commit(self, agg: Aggregate, commit: Commit) -> CommitResult:
-        if commit.outbox:
-            # Mark the outbox dirty *before* the commit: if this process dies right after
-            # the commit, the sweeper still finds the entries. A stale mark is harmless.
-            await self._redis.zadd(self._dirty_key, {agg.outbox: int(time.time() * 1000)})
+    async def commit(
+        self, agg: Aggregate, commit: Commit, *, active: bool | None = None
+    ) -> CommitResult:
+        """Commit, in one round trip with the outbox's dirty mark and the active-set update.
+
+        The dirty mark goes *before* the script: if this process dies right after the commit,
+        the sweeper still finds the entries (a stale mark is harmless). The active set is only
+        a hint for the reconciler, which drops aggregates that are no longer active.
+        """
         keys = [agg.state, agg.processed, agg.outbox, agg.version, agg.log, agg.view]
         args: list[str | int] = [
             commit.expected_version,
@@ -132,10 +145,28 @@ class AggregateStore:
             *(json.dumps(e, separators=(",", ":")) for e in commit.outbox),
             *commit.log,
         ]
-        raw = await self._commit(keys=keys, args=args)
+
+        def build(pipe: Pipeline) -> None:
+            if commit.outbox:
+                pipe.zadd(self._dirty_key, {agg.outbox: int(time.time() * 1000)})
+            self._commit.queue(pipe, keys, args)
+            if self._active_key is not None and active is not None:
+                if active:
+                    pipe.sadd(self._active_key, agg.tag)
+                else:
+                    pipe.srem(self._active_key, agg.tag)
+
+        results = await run_pipeline(self._redis, build, [self._commit])
+        raw = results[1 if commit.outbox else 0]
         status = raw[0].decode() if isinstance(raw[0], bytes) else str(raw[0])
         return CommitResult(CommitStatus(status), int(raw[1]), int(raw[2]))
 
     async def version(self, agg: Aggregate) -> int:
         raw = await self._redis.get(agg.version)
         return int(raw) if raw else 0
+
+
+def _loaded(version: Any, data: Any) -> Loaded:
+    if version is None:
+        return Loaded(0, None)
+    return Loaded(int(version), json.loads(data) if data else None)

@@ -19,12 +19,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
 
 from shared.logging import get_logger
+from shared.scripts import Script, run_pipeline
 
 log = get_logger(__name__)
 
-_CLAIM = """
+# Fired timers are remembered for an hour, so the reconciler does not re-arm a timer that
+# fired and whose ``timer.fired`` command still waits in its partition.
+FIRED_KEEP_MS = 3_600_000
+
+_CLAIM = Script(
+    """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 local out = {}
 local lease = tonumber(ARGV[1]) + tonumber(ARGV[2])
@@ -35,35 +42,50 @@ for _, id in ipairs(due) do
 end
 return {tostring(lease), out}
 """
+)
 
-_ACK = """
+_ACK = Script(
+    """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if score and tonumber(score) == tonumber(ARGV[2]) then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[4]))
   return 1
 end
 return 0
 """
+)
 
-_ARM = """
+_ARM = Script(
+    """
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 return 1
 """
+)
 
-_ARM_MISSING = """
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+_ARM_MISSING = Script(
+    """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZSCORE', KEYS[3], ARGV[1]) then
+  return 0
+end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 return 1
 """
+)
 
-_CANCEL = """
+_CANCEL = Script(
+    """
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 return 1
 """
+)
+
+_ALL = [_CLAIM, _ACK, _ARM, _ARM_MISSING, _CANCEL]
 
 
 @dataclass(frozen=True)
@@ -78,32 +100,44 @@ def now_ms() -> int:
 
 
 class TimerStore:
-    """One service's timers: ``due`` (sorted set) and ``payload`` (hash) in one hash slot."""
+    """One service's timers: ``due`` (sorted set), ``payload`` (hash) and ``fired`` (sorted
+    set of recently fired ids), in one hash slot."""
 
-    def __init__(self, redis: Redis, *, due_key: str, payload_key: str) -> None:
+    def __init__(self, redis: Redis, *, due_key: str, payload_key: str, fired_key: str) -> None:
         self._redis = redis
-        self._keys = [due_key, payload_key]
-        self._claim = redis.register_script(_CLAIM)
-        self._ack = redis.register_script(_ACK)
-        self._arm = redis.register_script(_ARM)
-        self._arm_missing = redis.register_script(_ARM_MISSING)
-        self._cancel = redis.register_script(_CANCEL)
+        self._keys = [due_key, payload_key, fired_key]
+
+    async def _run(self, script: Script, args: list[Any]) -> Any:
+        results = await run_pipeline(
+            self._redis, lambda pipe: script.queue(pipe, self._keys, args), _ALL
+        )
+        return results[0]
 
     async def arm(self, timer_id: str, due_ms: int, payload: dict[str, Any]) -> None:
-        await self._arm(keys=self._keys, args=[timer_id, due_ms, json.dumps(payload)])
+        await self._run(_ARM, [timer_id, due_ms, json.dumps(payload)])
+
+    async def apply(self, ops: list[dict[str, Any]]) -> None:
+        """Outbox timer entries (``arm`` / ``cancel``), in order, in one round trip."""
+
+        def build(pipe: Pipeline) -> None:
+            for op in ops:
+                if op["k"] == "arm":
+                    args = [op["id"], int(op["due"]), json.dumps(op["p"])]
+                    _ARM.queue(pipe, self._keys, args)
+                else:
+                    _CANCEL.queue(pipe, self._keys, [op["id"]])
+
+        await run_pipeline(self._redis, build, _ALL)
 
     async def arm_if_missing(self, timer_id: str, due_ms: int, payload: dict[str, Any]) -> bool:
-        """The reconciler's re-arm: never moves a timer that is armed or leased."""
-        done = await self._arm_missing(
-            keys=self._keys, args=[timer_id, due_ms, json.dumps(payload)]
-        )
-        return bool(done)
+        """The reconciler's re-arm: never moves a timer that is armed, leased or just fired."""
+        return bool(await self._run(_ARM_MISSING, [timer_id, due_ms, json.dumps(payload)]))
 
     async def cancel(self, timer_id: str) -> None:
-        await self._cancel(keys=self._keys, args=[timer_id])
+        await self._run(_CANCEL, [timer_id])
 
     async def claim(self, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]:
-        lease_raw, flat = await self._claim(keys=self._keys, args=[now, lease_ms, limit])
+        lease_raw, flat = await self._run(_CLAIM, [now, lease_ms, limit])
         lease = int(lease_raw)
         claimed: list[Claimed] = []
         for i in range(0, len(flat), 2):
@@ -114,8 +148,8 @@ class TimerStore:
         return claimed
 
     async def ack(self, claimed: Claimed) -> bool:
-        done = await self._ack(keys=self._keys, args=[claimed.timer_id, claimed.lease_ms])
-        return bool(done)
+        args = [claimed.timer_id, claimed.lease_ms, now_ms(), FIRED_KEEP_MS]
+        return bool(await self._run(_ACK, args))
 
     async def due_of(self, timer_id: str) -> float | None:
         score = await self._redis.zscore(self._keys[0], timer_id)

@@ -54,7 +54,7 @@ class StartCombatBody(BaseModel):
     positions: dict[CharacterId, Square] | None = Field(None, max_length=32)
 
 
-def reader(gw: Annotated[Gateway, Depends(gateway)]) -> CombatReader:
+async def reader(gw: Annotated[Gateway, Depends(gateway)]) -> CombatReader:
     return CombatReader(gw.redis, gw.keys)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends
@@ -62,7 +61,3 @@ async def patch_settings(
         raise ApiError("invalid_request", details={"errors": errors}) from exc
     await gw.redis.set(gw.keys.settings(principal.community_id), updated.model_dump_json())
     return updated
-
-
-def settings_json(settings: CommunitySettings) -> dict[str, Any]:
-    return dict(json.loads(settings.model_dump_json()))

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.integration
 
 def timers(redis: Redis, ns: str) -> TimerStore:
     keys = Keys(ns)
-    return TimerStore(redis, due_key=keys.timers("turns"), payload_key=keys.timer_payloads("turns"))
+    return TimerStore(redis, **keys.timer_store("turns"))
 
 
 async def test_only_due_timers_are_claimed_and_an_ack_removes_them(
@@ -61,6 +61,17 @@ async def test_the_reconciler_rearms_only_missing_timers(redis: Redis, namespace
     assert not await store.arm_if_missing("t", 1_000, {})  # leased: left alone
     assert await store.arm_if_missing("u", 3_000, {})
     await store.cancel("t")
+    assert await store.due_of("t") is None
+
+
+async def test_a_timer_that_just_fired_is_not_rearmed_by_the_reconciler(
+    redis: Redis, namespace: str
+) -> None:
+    store = timers(redis, namespace)
+    await store.arm("t", 1_000, {})
+    (claimed,) = await store.claim(2_000, lease_ms=10_000)
+    assert await store.ack(claimed)  # fired: its command may still wait in a partition
+    assert not await store.arm_if_missing("t", 1_000, {})
     assert await store.due_of("t") is None
 
 

@@ -57,9 +57,15 @@ class Combatant:
         )
 
 
+RESOLVED_KEPT = 64
+"""How many resolved action ids are remembered against a repeated request. Turns asks once per
+action, and a redelivered request is already dropped by the processed-message record; this is
+the last guard, and a bounded one so the state does not grow with the combat."""
+
+
 @dataclass(frozen=True)
 class CombatCondition:
-    """The condition of every combatant of one combat, and the actions already resolved."""
+    """The condition of every combatant of one combat, and the last actions resolved."""
 
     combat_id: str
     ruleset: str
@@ -74,7 +80,7 @@ class CombatCondition:
         return replace(
             self,
             participants={**self.participants, **changed},
-            resolved_actions=(*self.resolved_actions, action_id),
+            resolved_actions=(*self.resolved_actions, action_id)[-RESOLVED_KEPT:],
         )
 
     def to_dict(self) -> dict[str, Any]:

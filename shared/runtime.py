@@ -10,6 +10,7 @@ and answers ``command.rejected``. Only after all that does the bus adapter ack t
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ from shared.messages import (
     subscribers_of,
     utcnow,
 )
+from shared.metrics import CONFLICTS, HANDLE_SECONDS, MESSAGES, TIMERS_FIRED
 from shared.outbox import OutboxRelay
 from shared.store import AggregateStore, Commit, CommitStatus
 from shared.timers import Claimed, TimerStore, now_ms
@@ -101,37 +103,42 @@ class ServiceRuntime:
             log.warning("message_type_ignored", type=env.type)
             return
         bind_message(env)
+        started = time.perf_counter()
         try:
             for target in self.spec.targets(env):
-                await self._handle_target(env, target, handler)
+                outcome = await self._handle_target(env, target, handler)
+                MESSAGES.labels(self.spec.name, env.type, outcome).inc()
             self.processed += 1
         finally:
+            HANDLE_SECONDS.labels(self.spec.name, env.type).observe(time.perf_counter() - started)
             unbind_message()
 
-    async def _handle_target(self, env: Envelope, target: Target, handler: Handler) -> None:
+    async def _handle_target(self, env: Envelope, target: Target, handler: Handler) -> str:
+        """Handle one aggregate; the outcome for the metrics."""
         agg = target.agg
         for _ in range(MAX_ATTEMPTS):
             loaded = await self.store.load_unless_processed(agg, env.message_id)
             if loaded is None:
                 log.info("message_already_processed", subject=target.subject)
-                return
+                return "duplicate"
             now = now_ms()
             try:
                 decision = handler(env, loaded.data, target, now)
             except RuleViolation as violation:
                 log.info("command_rejected", code=violation.code, rule=violation.rule)
                 await self._reject(env, violation.as_payload())
-                return
+                return "rejected"
             if decision.state is None:
-                return
+                return "unchanged"
             commit = self._commit_of(env, target, loaded.version, decision, now)
             active = self.spec.is_active(decision.state)
             result = await self.store.commit(agg, commit, active=active)
             if result.status is CommitStatus.CONFLICT:
                 log.info("commit_conflict_retried", subject=target.subject)
+                CONFLICTS.labels(self.spec.name).inc()
                 continue
             if result.status is CommitStatus.DUPLICATE:
-                return
+                return "duplicate"
             if result.status is CommitStatus.PRECONDITION:
                 await self._reject(
                     env,
@@ -144,9 +151,9 @@ class ServiceRuntime:
                         },
                     },
                 )
-                return
+                return "rejected"
             await self._flush(target)
-            return
+            return "committed"
         raise RuntimeError(f"gave up after {MAX_ATTEMPTS} version conflicts on {agg.tag}")
 
     async def _flush(self, target: Target) -> None:
@@ -312,6 +319,7 @@ class ServiceRuntime:
             },
         )
         await self.bus.send_command(self.spec.name, env)
+        TIMERS_FIRED.labels(self.spec.name).inc()
 
     async def reconcile_once(self) -> int:
         """Re-arm every timer an active aggregate expects but the timer set lacks.

@@ -10,6 +10,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 
+from prometheus_client import start_http_server
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from shared.bus import Bus
@@ -74,6 +75,8 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
         await redis.hset(keys.heartbeat(spec.name), instance, int(time.time() * 1000))
 
     await heartbeat()
+    if settings.referee_metrics_port:
+        start_http_server(settings.referee_metrics_port, settings.referee_metrics_host)
     queues = await bus.consume_service(spec.name, runtime.handle, rooms=settings.rooms)
     poller = TimerPoller(
         runtime.timers,

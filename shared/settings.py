@@ -107,6 +107,9 @@ class ServiceSettings(CommonSettings):
     referee_outbox_sweep_ms: int = Field(1000, ge=10)
     referee_reconcile_seconds: float = Field(30.0, gt=0)
     referee_combat_retention_seconds: int = Field(7 * 86400, ge=60)
+    # Prometheus metrics of the replica on this port (0: not served).
+    referee_metrics_port: int = Field(0, ge=0, le=65535)
+    referee_metrics_host: str = "127.0.0.1"
 
     @property
     def rooms(self) -> list[str]:

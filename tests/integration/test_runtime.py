@@ -7,6 +7,7 @@ from typing import Any
 
 import aio_pika
 import pytest
+from prometheus_client import REGISTRY
 from redis.asyncio import Redis
 
 from shared.bus import Bus
@@ -183,3 +184,20 @@ async def test_the_reconciler_rearms_a_timer_the_store_lost(
     assert await runtime.reconcile_once() == 1
     assert await runtime.timers.due_of("c1:t1") is not None
     assert await runtime.reconcile_once() == 0
+
+
+async def test_each_outcome_is_counted_for_the_metrics(runtime: ServiceRuntime) -> None:
+    def count(outcome: str) -> float:
+        labels = {"service": "turns", "type": "combat.act", "outcome": outcome}
+        return REGISTRY.get_sample_value("referee_messages_total", labels) or 0.0
+
+    before = {o: count(o) for o in ("committed", "duplicate", "rejected")}
+    cmd = command("c1", n=1)
+    await runtime.handle(cmd)
+    await runtime.handle(cmd)
+    await runtime.handle(command("c1", n=-1))
+    assert {o: count(o) - before[o] for o in before} == {
+        "committed": 1,
+        "duplicate": 1,
+        "rejected": 1,
+    }

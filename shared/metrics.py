@@ -1,0 +1,21 @@
+"""Prometheus metrics of a service replica (served on ``REFEREE_METRICS_PORT`` when set)."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Histogram
+
+MESSAGES = Counter(
+    "referee_messages_total",
+    "Messages handled, by outcome: committed, rejected, duplicate, unchanged",
+    ["service", "type", "outcome"],
+)
+HANDLE_SECONDS = Histogram(
+    "referee_handle_seconds",
+    "From a message's arrival to its commit and outbox flush",
+    ["service", "type"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
+CONFLICTS = Counter(
+    "referee_commit_conflicts_total", "Commits retried after a version conflict", ["service"]
+)
+TIMERS_FIRED = Counter("referee_timers_fired_total", "Timers fired", ["service"])

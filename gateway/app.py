@@ -37,13 +37,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         names = Keys(settings.ns)
         redis = redis_client(settings.redis_url, max_connections=512)
-        bus = Bus(
-            settings.rabbitmq_url,
-            namespace=settings.ns,
-            partitions=settings.referee_partitions,
-            delivery_limit=settings.referee_delivery_limit,
-            publish_timeout=settings.referee_publish_timeout,
-        )
+        bus = Bus.from_settings(settings)
         await bus.connect()
         await bus.declare_topology()
         client = CommandClient(bus)

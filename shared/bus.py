@@ -34,6 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from shared.keys import Names
 from shared.logging import get_logger
 from shared.messages import SERVICES, Envelope
+from shared.settings import CommonSettings
 
 log = get_logger(__name__)
 
@@ -84,6 +85,16 @@ class Bus:
         self._exchanges: dict[str, AbstractExchange] = {}
         self._queues: list[AbstractQueue] = []  # kept referenced (LIBRARIES.md)
         self._consumer_tags: list[tuple[AbstractQueue, str]] = []
+
+    @classmethod
+    def from_settings(cls, settings: CommonSettings) -> Bus:
+        return cls(
+            settings.rabbitmq_url,
+            namespace=settings.ns,
+            partitions=settings.referee_partitions,
+            delivery_limit=settings.referee_delivery_limit,
+            publish_timeout=settings.referee_publish_timeout,
+        )
 
     # --- lifecycle ---------------------------------------------------------------------
     async def connect(self) -> None:

@@ -24,18 +24,8 @@ from shared.settings import ServiceSettings
 HEARTBEAT_FRESH_MS = 10_000
 
 
-def _bus(settings: ServiceSettings) -> Bus:
-    return Bus(
-        settings.rabbitmq_url,
-        namespace=settings.ns,
-        partitions=settings.referee_partitions,
-        delivery_limit=settings.referee_delivery_limit,
-        publish_timeout=settings.referee_publish_timeout,
-    )
-
-
 async def _isolate(settings: ServiceSettings, service: str, room: str, undo: bool) -> str:
-    bus = _bus(settings)
+    bus = Bus.from_settings(settings)
     await bus.connect()
     try:
         await bus.declare_topology()
@@ -62,7 +52,7 @@ async def _health(settings: ServiceSettings, service: str) -> bool:
 
 
 async def _topology(settings: ServiceSettings) -> str:
-    bus = _bus(settings)
+    bus = Bus.from_settings(settings)
     await bus.connect()
     try:
         await bus.declare_topology()

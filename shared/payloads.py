@@ -77,6 +77,25 @@ class ResolutionRequested(_Payload):
     round: int = 0
 
 
+class RoomBan(_Payload):
+    room: str
+    until: str
+
+
+class CharacterStatus(_Payload):
+    """API.md ``GET /v1/characters/{id}/status``: what outlives a combat (services/states)."""
+
+    in_combat: str | None = None
+    vigor_lost: int = 0
+    immune_until: str | None = None
+    room_bans: list[RoomBan] = Field(default_factory=list)
+    intrude_banned_until: str | None = None
+    cooldowns: dict[str, str] = Field(default_factory=dict)
+    imprisoned_until: str | None = None
+    weekly_uses: dict[str, int] = Field(default_factory=dict)
+    requirements_earned: list[dict[str, Any]] = Field(default_factory=list)
+
+
 class CombatEndedParticipant(_Payload):
     side: Literal["attackers", "defenders"]
     status: Literal["active", "down", "fled", "disconnected"]

@@ -28,16 +28,6 @@ def redis_client(url: str, *, max_connections: int = 64) -> Redis:
     return Redis(connection_pool=pool)
 
 
-def make_bus(settings: ServiceSettings) -> Bus:
-    return Bus(
-        settings.rabbitmq_url,
-        namespace=settings.ns,
-        partitions=settings.referee_partitions,
-        delivery_limit=settings.referee_delivery_limit,
-        publish_timeout=settings.referee_publish_timeout,
-    )
-
-
 async def _every(
     seconds: float, what: str, fn: Callable[[], Awaitable[object]], stop: asyncio.Event
 ) -> None:
@@ -59,7 +49,7 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
     configure(level=settings.log_level, json=settings.log_json, service=spec.name)
     keys = Keys(settings.ns)
     redis = redis_client(settings.redis_url)
-    bus = make_bus(settings)
+    bus = Bus.from_settings(settings)
     await bus.connect()
     await bus.declare_topology()
     runtime = ServiceRuntime(

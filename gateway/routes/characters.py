@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from shared.payloads import CharacterStatus
 from shared.sheets.registry import PlannedSheet, Sheet
 from shared.sheets.umh import UmhSheet
 
@@ -87,28 +88,15 @@ async def get_character(
     return {"id": character_id, **sheet}
 
 
-DEFAULT_STATUS: dict[str, Any] = {
-    "in_combat": None,
-    "vigor_lost": 0,
-    "immune_until": None,
-    "room_bans": [],
-    "intrude_banned_until": None,
-    "cooldowns": {},
-    "imprisoned_until": None,
-    "weekly_uses": {},
-    "requirements_earned": [],
-}
-
-
-@router.get("/{character_id}/status")
+@router.get("/{character_id}/status", response_model=CharacterStatus)
 async def get_status(
     character_id: CharacterPath,
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
-) -> dict[str, Any]:
+) -> CharacterStatus:
     """What outlives a combat for this character (kept by services/states)."""
     tenant = principal.community_id
     if await load_sheet(gw, tenant, character_id) is None:
         raise ApiError("not_found")
     raw = await gw.redis.get(gw.keys.character("states", tenant, character_id).view)
-    return {**DEFAULT_STATUS, **(json.loads(raw) if raw else {})}
+    return CharacterStatus.model_validate_json(raw) if raw else CharacterStatus()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.states.domain.record import CharacterRecord
+from shared.payloads import CharacterStatus
 
 
 def status_body(record: CharacterRecord | None) -> dict[str, Any]:
@@ -14,14 +15,7 @@ def status_body(record: CharacterRecord | None) -> dict[str, Any]:
     uses (2.3.4.2) and combat requirements (4.4) keep their empty values until their issues.
     A character never seen has the defaults.
     """
-    return {
-        "in_combat": record.in_combat if record else None,
-        "vigor_lost": record.vigor_lost if record else 0,
-        "immune_until": None,
-        "room_bans": [],
-        "intrude_banned_until": None,
-        "cooldowns": {},
-        "imprisoned_until": None,
-        "weekly_uses": {},
-        "requirements_earned": [],
-    }
+    if record is None:
+        return CharacterStatus().model_dump(mode="json")
+    status = CharacterStatus(in_combat=record.in_combat, vigor_lost=record.vigor_lost)
+    return status.model_dump(mode="json")

@@ -38,6 +38,10 @@ class ReactAction(_Action):
     skill: SkillName | None = None
     resist: bool = False
     use_number: int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
+    to: Square | None = Field(None, description="an evasion's destination square (umh 8.2.1)")
+    redirect_to: CharacterId | None = Field(
+        None, description="a reflection sends the skill to this opponent (umh 8.2.5.2)"
+    )
 
 
 class MoveAction(_Action):
@@ -50,9 +54,12 @@ class PassTurnAction(_Action):
 
 
 class JoinAction(_Action):
+    """Enter a running combat (umh 1.2.4); an entry skill instead of IRRUMPIR cannot be vetoed."""
+
     type: Literal["join"]
     side: Literal["attackers", "defenders"]
     via: Literal["irrumpir", "llamada_de_auxilio"]
+    skill: SkillName | None = Field(None, description="an entry skill (umh 1.2.4.1)")
 
 
 class VetoJoinAction(_Action):
@@ -82,6 +89,18 @@ class PactAction(_Action):
     type: Literal["pact"]
 
 
+class StandUpAction(_Action):
+    """*Levantarse*: ends a knockdown (umh 11.5.2)."""
+
+    type: Literal["stand_up"]
+
+
+class ReadyAction(_Action):
+    """Ready to end the preparation round early (umh 1.3.1, reading A-99, a setting)."""
+
+    type: Literal["ready"]
+
+
 class AnnulAction(_Action):
     """Moderator only: annuls the combat (umh 4.2.4)."""
 
@@ -101,6 +120,8 @@ Action = Annotated[
     | DisconnectAction
     | ReconnectAction
     | PactAction
+    | StandUpAction
+    | ReadyAction
     | AnnulAction,
     Field(discriminator="type"),
 ]

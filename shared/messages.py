@@ -81,6 +81,11 @@ def utcnow() -> datetime:
 CMD_COMBAT_START: Final = "combat.start"
 CMD_COMBAT_ACT: Final = "combat.act"
 CMD_TIMER_FIRED: Final = "timer.fired"
+QUERY_STATES_CHECK: Final = "states.check"
+STATES_CHECKED: Final = "states.checked"
+
+# Read-only queries a service answers straight to the asker, and their answer type.
+QUERY_ANSWERS: Final[dict[str, str]] = {QUERY_STATES_CHECK: STATES_CHECKED}
 
 # --- events (past tense) -------------------------------------------------------------
 COMBAT_STARTED: Final = "combat.started"
@@ -137,4 +142,5 @@ def subscribers_of(event_type: str) -> list[str]:
 COMMAND_OWNER: Final[dict[str, str]] = {
     CMD_COMBAT_START: "turns",
     CMD_COMBAT_ACT: "turns",
+    QUERY_STATES_CHECK: "states",
 }

@@ -38,6 +38,10 @@ class StartCombat(_Payload):
     sheets: dict[str, dict[str, Any]]
     settings: CommunitySettings
     moderator: bool = False
+    weekly_uses: dict[str, dict[str, int]] = Field(
+        default_factory=dict, description="umh 2.3.4.2: from services/states at the start"
+    )
+    prisoner_challenge: bool = Field(False, description="umh 4.5.4 (from services/states)")
 
 
 class ActOnCombat(_Payload):
@@ -47,6 +51,9 @@ class ActOnCombat(_Payload):
     action: Action
     if_match: int | None = None
     moderator: bool = False
+    # For a join: the joiner's sheet snapshot and what services/states answered.
+    sheet: dict[str, Any] | None = None
+    weekly_uses: dict[str, int] = Field(default_factory=dict)
 
 
 class TimerFired(_Payload):
@@ -75,6 +82,40 @@ class ResolutionRequested(_Payload):
     targets: list[str]
     reactions: dict[str, ReactionChoice] = Field(default_factory=dict)
     round: int = 0
+
+
+class StatesCheck(_Payload):
+    """``states.check``: the gateway asks services/states before a combat starts, someone
+    joins or someone flees (umh 1.1.1.2, 4.2, 4.5). Read-only: nothing is committed."""
+
+    purpose: Literal["start", "join", "flee"]
+    combat_id: str | None = None
+    characters: list[str] = Field(min_length=1, max_length=16)
+    attacker: str | None = None
+    defenders: list[str] = Field(default_factory=list)
+    challenge: bool = False
+    via: Literal["irrumpir", "llamada_de_auxilio", "skill"] | None = None
+    skill: str | None = None
+
+
+class Refusal(_Payload):
+    character: str
+    code: str
+    rule: str | None = None
+    until: str | None = None
+
+
+class StatesChecked(_Payload):
+    """``states.checked``: the answer; the first refusal becomes the request's 422."""
+
+    allowed: bool
+    refusals: list[Refusal] = Field(default_factory=list)
+    weekly_uses: dict[str, dict[str, int]] = Field(
+        default_factory=dict, description="umh 2.3.4.2: uses this week, per character and skill"
+    )
+    prisoner_challenge: bool = Field(
+        False, description="umh 4.5.4: the attacker is a prisoner challenging his captors"
+    )
 
 
 class RoomBan(_Payload):

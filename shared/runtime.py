@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
@@ -28,6 +28,7 @@ from shared.messages import (
     CMD_TIMER_FIRED,
     COMMAND_REJECTED,
     INTERNAL_EVENTS,
+    QUERY_ANSWERS,
     REPLY_BATCH,
     Envelope,
     Event,
@@ -59,6 +60,17 @@ Handler = Callable[[Envelope, State | None, Target, int], Decision[State]]
 
 
 @dataclass(frozen=True)
+class QueryContext:
+    """What a read-only query may read besides its own aggregates: published read models."""
+
+    redis: Redis
+    keys: Keys
+
+
+Query = Callable[[Envelope, dict[str, State | None], QueryContext, int], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
 class ServiceSpec:
     """What a service plugs into the runtime."""
 
@@ -71,6 +83,8 @@ class ServiceSpec:
     armed_timers: Callable[[State], list[TimerRequest]]
     # Aggregates that may expire get the retention TTL on their keys (an ended combat).
     expires: Callable[[State], bool]
+    # Read-only questions answered straight to the asker (QUERY_ANSWERS), nothing committed.
+    queries: dict[str, Query] = field(default_factory=dict)
 
 
 class ServiceRuntime:
@@ -98,6 +112,9 @@ class ServiceRuntime:
 
     # --- handling --------------------------------------------------------------------------
     async def handle(self, env: Envelope) -> None:
+        if env.type in self.spec.queries:
+            await self._answer(env, self.spec.queries[env.type])
+            return
         handler = self.spec.handlers.get(env.type)
         if handler is None:
             log.warning("message_type_ignored", type=env.type)
@@ -155,6 +172,42 @@ class ServiceRuntime:
             await self._flush(target)
             return "committed"
         raise RuntimeError(f"gave up after {MAX_ATTEMPTS} version conflicts on {agg.tag}")
+
+    async def _answer(self, env: Envelope, query: Query) -> None:
+        """A query: load the aggregates it names, answer the asker, commit nothing."""
+        targets = self.spec.targets(env)
+        loaded = [await self.store.load(t.agg) for t in targets]
+        states = {t.subject: item.data for t, item in zip(targets, loaded, strict=True)}
+        try:
+            payload = await query(env, states, QueryContext(self.redis, self.keys), now_ms())
+        except RuleViolation as violation:
+            await self._reject(env, violation.as_payload())
+            return
+        MESSAGES.labels(self.spec.name, env.type, "answered").inc()
+        if not env.reply_to:
+            return
+        answer = Envelope(
+            message_id=derived_id("m", self.spec.name, env.message_id, "answer"),
+            type=QUERY_ANSWERS[env.type],
+            correlation_id=env.correlation_id,
+            causation_id=env.message_id,
+            combat_id=env.combat_id,
+            room=env.room,
+            tenant=env.tenant,
+            occurred_at=utcnow(),
+            final=True,
+            reply_to=env.reply_to,
+            payload=payload,
+        )
+        await self.bus.publish_raw(
+            "",
+            env.reply_to,
+            answer.to_json(),
+            message_id=answer.message_id,
+            correlation_id=answer.correlation_id,
+            type_=answer.type,
+            mandatory=False,
+        )
 
     async def _flush(self, target: Target) -> None:
         try:

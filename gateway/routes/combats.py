@@ -12,6 +12,7 @@ from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.dispatch import ids_for, raise_if_rejected, send
 from gateway.errors import ApiError
+from gateway.gates import ask_states
 from gateway.idempotency import Answer, idempotent
 from gateway.ids import CombatId
 from gateway.routes.characters import load_sheet
@@ -19,7 +20,7 @@ from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
 from shared.actions import CharacterId, Square
 from shared.messages import CMD_COMBAT_START
-from shared.payloads import Opening, StartCombat
+from shared.payloads import Opening, StartCombat, StatesCheck
 from shared.redis_streams import text
 
 router = APIRouter(prefix="/v1/combats", tags=["combats"])
@@ -78,6 +79,19 @@ async def start_combat(
             sheets[character] = sheet
         settings = await load_settings(gw, tenant)
         combat_id = ids_for(tenant, key, "combat", "c")
+        gate = await ask_states(
+            gw,
+            tenant=tenant,
+            room=body.room,
+            query=StatesCheck(
+                purpose="start",
+                combat_id=combat_id,
+                characters=[body.attacker, *body.defenders],
+                attacker=body.attacker,
+                defenders=body.defenders,
+                challenge=body.opening.kind == "challenge",
+            ),
+        )
         command = StartCombat(
             combat_id=combat_id,
             ruleset=body.ruleset,
@@ -88,6 +102,8 @@ async def start_combat(
             sheets=sheets,
             settings=settings,
             moderator=principal.is_moderator,
+            weekly_uses=gate.weekly_uses,
+            prisoner_challenge=gate.prisoner_challenge,
         )
         outcome = await send(
             gw,

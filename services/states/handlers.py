@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from services.states.rulesets import ruleset_named
 from shared.domain import Decision, TimerRequest
 from shared.keys import Keys
-from shared.messages import COMBAT_ENDED, COMBAT_STARTED, COMBATANT_JOINED, Envelope
-from shared.runtime import Handler, ServiceSpec, State, Target
+from shared.messages import (
+    COMBAT_ENDED,
+    COMBAT_STARTED,
+    COMBATANT_JOINED,
+    QUERY_STATES_CHECK,
+    Envelope,
+)
+from shared.payloads import StatesCheck
+from shared.runtime import Handler, QueryContext, ServiceSpec, State, Target
 
 SERVICE = "states"
 
 
 def characters_of(env: Envelope) -> list[str]:
-    """The characters a combat event concerns, in a stable order."""
+    """The characters a combat event (or a check) concerns, in a stable order."""
     payload = env.payload
+    if env.type == QUERY_STATES_CHECK:
+        return list(dict.fromkeys(str(c) for c in payload.get("characters", [])))
     if env.type == COMBAT_STARTED:
         sides: dict[str, list[str]] = payload.get("sides", {})
         return [c for side in ("attackers", "defenders") for c in sides.get(side, [])]
@@ -33,6 +43,24 @@ def on_combat_event(
         str(env.payload.get("ruleset") or (state or {}).get("ruleset") or "umh")
     )
     return ruleset.on_event(state, target.subject, env.type, env.payload, now_ms=now)
+
+
+async def on_states_check(
+    env: Envelope, states: dict[str, State | None], ctx: QueryContext, now: int
+) -> dict[str, Any]:
+    """``states.check``: answered from the characters' records. A combat they are marked in
+    may have ended already without this service having applied its end yet: the combat's
+    published read model (turns' view) tells."""
+    query = StatesCheck.model_validate(env.payload)
+    marked = {str(s["in_combat"]) for s in states.values() if s and s.get("in_combat")}
+    ended: set[str] = set()
+    for combat_id in marked:
+        raw = await ctx.redis.get(ctx.keys.combat("turns", combat_id).view_of("turns"))
+        if raw is None or json.loads(raw).get("phase") == "ended":
+            ended.add(combat_id)
+    ruleset = ruleset_named("umh")
+    answer = ruleset.check(states, query, ended_combats=ended, now_ms=now)
+    return answer.model_dump(mode="json")
 
 
 HANDLERS: dict[str, Handler] = {
@@ -61,4 +89,13 @@ def spec(keys: Keys) -> ServiceSpec:
     def expires(_state: State) -> bool:
         return False  # what outlives a combat is kept
 
-    return ServiceSpec(SERVICE, HANDLERS, targets, view, is_active, armed, expires)
+    return ServiceSpec(
+        SERVICE,
+        HANDLERS,
+        targets,
+        view,
+        is_active,
+        armed,
+        expires,
+        queries={QUERY_STATES_CHECK: on_states_check},
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from shared.domain import Decision
+from shared.payloads import StatesCheck, StatesChecked
 
 State = dict[str, Any]
 
@@ -26,6 +27,17 @@ class AftermathRuleset(Protocol):
         now_ms: int,
     ) -> Decision[State]:
         """``combat.started``, ``combatant.joined``, ``combat.ended`` for this character."""
+        ...
+
+    def check(
+        self,
+        states: dict[str, State | None],
+        query: StatesCheck,
+        *,
+        ended_combats: set[str],
+        now_ms: int,
+    ) -> StatesChecked:
+        """``states.check``: may these characters start, join or flee now (read-only)?"""
         ...
 
     def view(self, state: State | None, *, now_ms: int) -> dict[str, Any]:

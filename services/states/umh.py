@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from services.states.domain import gates
 from services.states.domain.aftermath import (
     CombatEntered,
     CombatOutcome,
@@ -18,7 +19,7 @@ from services.states.domain.status import status_body
 from services.states.ruleset import State
 from shared.domain import Decision
 from shared.messages import COMBAT_ENDED, COMBAT_STARTED, COMBATANT_JOINED, Event
-from shared.payloads import CombatEnded
+from shared.payloads import CombatEnded, StatesCheck, StatesChecked
 
 
 def side_of(character: str, sides: Mapping[str, list[str]]) -> str | None:
@@ -87,6 +88,18 @@ class UmhAftermath:
         if outcome is None:
             return Decision(None)
         return Decision({**(state or {}), **outcome[0].to_dict()}, outcome[1])
+
+    def check(
+        self,
+        states: dict[str, State | None],
+        query: StatesCheck,
+        *,
+        ended_combats: set[str],
+        now_ms: int,
+    ) -> StatesChecked:
+        """``states.check`` (umh 1.1.1.2, 4.2, 4.5): the gates before starting or joining."""
+        records = {c: CharacterRecord.from_dict(s) if s else None for c, s in states.items()}
+        return gates.check(records, query, ended_combats=ended_combats, now_ms=now_ms)
 
     def view(self, state: State | None, *, now_ms: int) -> dict[str, Any]:
         """API.md ``GET /v1/characters/{id}/status``."""

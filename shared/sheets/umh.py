@@ -126,6 +126,14 @@ class StateType(StrEnum):
     OCULTACION = "ocultacion"
 
 
+class Height(StrEnum):
+    """Combat positions (umh 10.1, reading A-39: heights 0, 3, 5)."""
+
+    SUELO = "suelo"
+    ALZADA = "alzada"
+    VOLADORA = "voladora"
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -180,7 +188,73 @@ class StateEffect(_Strict):
     actions: int | None = Field(None, ge=1, le=1000, description="None: until removed")
 
 
-Effect = Annotated[IndirectEffect | ControlEffect | StateEffect, Field(discriminator="kind")]
+class BoosterEffect(_Strict):
+    """A temporary percentage damage booster of one nature (umh 7.3, 8.1.1.2.1)."""
+
+    kind: Literal["booster"]
+    nature: Nature
+    percent: float = Field(gt=0, le=1000)
+    actions: int = Field(ge=1, le=1000)
+
+
+class ReductionEffect(_Strict):
+    """A temporary percentage reduction from a skill (umh 9.4; not under the 25 % passive cap)."""
+
+    kind: Literal["reduction"]
+    nature: Nature | Literal["general"] = "general"
+    percent: float = Field(gt=0, le=100)
+    actions: int = Field(ge=1, le=1000)
+
+
+class RegenerationEffect(_Strict):
+    """VIT regained at the end of each of the target's own turns (umh 2.3.6)."""
+
+    kind: Literal["regeneration"]
+    amount: int = Field(ge=1, le=10_000_000)
+    actions: int = Field(ge=1, le=1000)
+
+
+Effect = Annotated[
+    IndirectEffect
+    | ControlEffect
+    | StateEffect
+    | BoosterEffect
+    | ReductionEffect
+    | RegenerationEffect,
+    Field(discriminator="kind"),
+]
+
+
+class PostCombat(_Strict):
+    """What a post-combat skill does to a defeated rival (umh 4.1.2, 4.1.3, 4.5.1)."""
+
+    kind: Literal["vigor", "state", "imprison"]
+    vigor: int = Field(0, ge=0, le=100, description="vigor points removed (kind vigor)")
+    state: str | None = Field(None, max_length=80, description="the post-combat state (kind state)")
+    seconds: int | None = Field(None, ge=1, le=30 * 86400, description="how long it lasts")
+    stacks: bool = Field(False, description="umh 4.1.2: may be applied with another such effect")
+
+
+class WeaponClass(StrEnum):
+    """Weapon classes of the attribute system (umh 12.1.1, reading A-81)."""
+
+    FIREARM = "firearm"
+    SHORT = "short"
+    MEDIUM = "medium"
+    LONG = "long"
+
+
+class Weapon(_Strict):
+    """A weapon and its ARMA stat (umh 12)."""
+
+    name: Name
+    tier: int = Field(ge=0, le=20)
+    arma: int = Field(ge=0, le=10_000_000, description="the ARMA stat")
+    weapon_class: WeaponClass = Field(alias="class")
+    unique: bool = Field(False, description="umh 12.4: has unique skills or effects of its own")
+    effects: list[Effect] = Field(default_factory=list, max_length=10)
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class Skill(_Strict):
@@ -205,6 +279,51 @@ class Skill(_Strict):
     ref_required: float = Field(0, ge=0, le=1000)
     effects: list[Effect] = Field(default_factory=list, max_length=20)
     preparation: bool = Field(False, description="usable in the preparation round (umh 1.3.3)")
+    # --- who may act, when and at what cost (services/turns) ---
+    uses_per_round: int = Field(1, ge=1, le=100, description="umh 2.3.1.3: uses in one round")
+    raises_slots: int = Field(
+        0, ge=0, le=10, description="umh 1.2.3: extra slots for the user's side (one per side)"
+    )
+    flight: bool = Field(False, description="umh 4.1.1.1: a flight skill like HUIR")
+    flight_cooldown_hours: float | None = Field(
+        None, gt=0, le=10_000, description="umh 4.1.1.1.1: its own cooldown (none: 72 h, shared)"
+    )
+    joins_combat: bool = Field(
+        False, description="umh 1.2.4.1: an entry skill other than IRRUMPIR (cannot be vetoed)"
+    )
+    grants_interference: Literal["free", "predetermined"] | None = Field(
+        None, description="umh 2.5.3: gives its target an interference turn of this kind"
+    )
+    interference_skill: str | None = Field(
+        None, max_length=80, description="umh 2.5.3.2: the only skill that turn allows"
+    )
+    out_of_turn: bool = Field(False, description="umh 2.4.1: usable outside the own turn")
+    requires_preparation: str | None = Field(
+        None, max_length=80, description="umh 1.3.6: the preparation skill it needs first"
+    )
+    telepathic: bool = Field(False, description="umh 11.4.2: usable while paralysed")
+    speech: bool = Field(False, description="umh 11.5.8: needs the voice (orders, spells)")
+    needs_legs: bool = Field(False, description="umh 11.5.1: an evasion that needs the legs")
+    sets_position: Height | None = Field(None, description="umh 10.1: levitate / fly skills")
+    persists_when_fallen: bool = Field(False, description="umh 4.1.5.2")
+    # --- how it hits and defends (services/resolution) ---
+    tangible: bool = Field(True, description="umh 7.1.1 Mística: tangible or intangible")
+    melee: bool = Field(False, description="umh 8.2.4.4: a melee (contact) skill")
+    firearm: bool = Field(False, description="umh 9.2.5.1")
+    covers_allies: bool = Field(False, description="umh 8.1.1.3.1: defends allies in reach")
+    reactable_times: int = Field(1, ge=1, le=50, description="umh 8.1.1.3")
+    affects_mind: bool = Field(False, description="umh 9.7.2.2 / A-96: a mental intrusion")
+    against_hellfire: bool = Field(False, description="umh 7.1.1 Fuego infernal")
+    against_soul: bool = Field(False, description="umh 7.1.1 Daño al alma")
+    hits_allies: bool = Field(True, description="umh 6.1.1: areas hit allies unless stated")
+    mental_shield: int = Field(0, ge=0, le=10_000_000, description="umh 9.7.1: shield granted")
+    coating: int = Field(0, ge=0, le=10_000_000, description="umh 9.2.6: degradable defense")
+    push: int = Field(0, ge=0, le=100, description="umh 11.6: squares the target is pushed")
+    collision_damage: int = Field(0, ge=0, le=10_000_000, description="umh 11.6.1")
+    weapon: str | None = Field(None, max_length=80, description="umh 12: the weapon it uses")
+    # --- after the combat (services/states) ---
+    post_combat: PostCombat | None = Field(None, description="umh 4.1.2 - 4.1.3, 4.5.1")
+    requirement: bool = Field(False, description="umh 4.4.3: using it earns a requirement")
 
     @model_validator(mode="after")
     def _defense_kind_matches_type(self) -> Skill:
@@ -231,11 +350,28 @@ class UmhSheet(_Strict):
         default_factory=dict, description="percent damage boosters per nature (umh 7.3)"
     )
     immunities: list[Nature] = Field(default_factory=list, max_length=16)
-    traits: list[Literal["ambidextrous", "fireproof", "insulated", "superhuman_resistance"]] = (
-        Field(default_factory=list, max_length=16)
-    )
+    traits: list[
+        Literal[
+            "ambidextrous",
+            "fireproof",
+            "insulated",
+            "superhuman_resistance",
+            "mystic_suspension",
+            "detection",
+            "wings",
+        ]
+    ] = Field(default_factory=list, max_length=16)
     alliance: str | None = Field(None, max_length=64)
     skills: list[Skill] = Field(default_factory=list, max_length=200)
+    regeneration: int = Field(
+        0, ge=0, le=10_000_000, description="umh 2.3.6: VIT at the end of each own turn (passive)"
+    )
+    position: Height = Field(Height.SUELO, description="umh 10.1: where he starts a combat")
+    weapons: list[Weapon] = Field(default_factory=list, max_length=10)
+    profile: Literal["basic", "special"] = Field(
+        "basic", description="umh 4.1.1.1.2: flights of basic profiles share one cooldown"
+    )
+    cell: bool = Field(False, description="umh 4.5.1: owns a cell that allows imprisonment")
 
     @model_validator(mode="after")
     def _consistent(self) -> UmhSheet:

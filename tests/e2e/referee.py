@@ -13,7 +13,6 @@ import contextlib
 import signal
 import time
 import uuid
-import warnings
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,24 +37,10 @@ RUNNING: list[Suite] = []
 
 
 # --- suites -----------------------------------------------------------------------------------
-class ClosingSuite(Suite):
-    """``Suite`` without the ResourceWarning of its log files.
-
-    ``Suite.start`` opens each process's log and drops the parent's handle unclosed (the child
-    keeps its own descriptor); the garbage collector closes it with a ResourceWarning, which
-    ``filterwarnings = error`` turns into a failed test. Closing it is all that is missing.
-    """
-
-    def start(self, name: str) -> None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ResourceWarning)
-            super().start(name)
-
-
 async def start_suite(rabbitmq_url: str, redis_url: str, log_root: Path) -> Suite:
     """The four processes in a fresh namespace and on a free port, ready to serve."""
     namespace = new_namespace("e")
-    suite = ClosingSuite(namespace, rabbitmq_url, redis_url, log_root / namespace)
+    suite = Suite(namespace, rabbitmq_url, redis_url, log_root / namespace)
     RUNNING.append(suite)
     try:
         await asyncio.to_thread(suite.start_all)

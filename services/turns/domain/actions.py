@@ -46,6 +46,8 @@ NOT_IMPLEMENTED: Final[dict[str, str]] = {
     "reconnect": "umh 4.3.3",
     "pact": "umh 4.1.1.3",
     "annul": "umh 4.2.4",
+    "stand_up": "umh 11.5.2",
+    "ready": "umh 1.3.1",
 }
 # Their actor is not (or need not be) a participant.
 WITHOUT_MEMBERSHIP: Final = frozenset({"join", "annul"})

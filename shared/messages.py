@@ -111,6 +111,15 @@ COMBATANT_DOWN: Final = "combatant.down"
 COMBATANT_JOINED: Final = "combatant.joined"
 COMBATANT_FLED: Final = "combatant.fled"
 AFTERMATH_APPLIED: Final = "aftermath.applied"
+COMBATANT_DISCONNECTED: Final = "combatant.disconnected"
+COMBATANT_RECONNECTED: Final = "combatant.reconnected"
+JOIN_REQUESTED: Final = "join.requested"
+JOIN_VETOED: Final = "join.vetoed"
+
+# --- services/states commands from the gateway (issue: the umh aftermath) ---
+CMD_POST_COMBAT: Final = "aftermath.post_combat"
+CMD_MODERATE: Final = "aftermath.moderate"
+CMD_REQUIREMENT: Final = "aftermath.requirement"
 COMMAND_REJECTED: Final = "command.rejected"
 
 # The message type of a reply that carries a commit's public events as a JSON array.
@@ -127,9 +136,33 @@ INTERNAL_EVENTS: Final = frozenset({RESOLUTION_REQUESTED})
 # them to the service's command exchange with the room as routing key, so they are
 # partitioned and ordered per room exactly like commands.
 SUBSCRIPTIONS: Final[dict[str, frozenset[str]]] = {
-    "turns": frozenset({ACTION_RESOLVED}),
-    "resolution": frozenset({COMBAT_STARTED, COMBATANT_JOINED, RESOLUTION_REQUESTED, COMBAT_ENDED}),
-    "states": frozenset({COMBAT_STARTED, COMBATANT_JOINED, COMBAT_ENDED}),
+    # turns mirrors the condition that decides who may act (downs, crowd control, states).
+    "turns": frozenset({ACTION_RESOLVED, COMBATANT_DOWN, EFFECT_APPLIED, EFFECT_EXPIRED}),
+    # resolution counts general actions (durations, damage over time) and ends of own turns
+    # (regenerations, umh 2.3.6).
+    "resolution": frozenset(
+        {
+            COMBAT_STARTED,
+            COMBATANT_JOINED,
+            RESOLUTION_REQUESTED,
+            COMBAT_ENDED,
+            ACTION_DECLARED,
+            TURN_STARTED,
+            TURN_ENDED,
+        }
+    ),
+    # states keeps what outlives the combat: who fled, who received a state, weekly uses,
+    # offensive actions that cancel an immunity (umh 4.2.1, 4.2.2).
+    "states": frozenset(
+        {
+            COMBAT_STARTED,
+            COMBATANT_JOINED,
+            COMBAT_ENDED,
+            COMBATANT_FLED,
+            ACTION_DECLARED,
+            EFFECT_APPLIED,
+        }
+    ),
 }
 
 

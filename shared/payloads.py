@@ -65,16 +65,34 @@ class TimerFired(_Payload):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+Square = tuple[int, int]
+Height = Literal["suelo", "alzada", "voladora"]
+
+
+class Position(_Payload):
+    """Where a combatant is (umh 5, 10): a grid square (if the combat uses a grid) and a height."""
+
+    square: Square | None = None
+    height: Height = "suelo"
+
+
 class ReactionChoice(_Payload):
-    """How one target answered (or did not answer) an action."""
+    """How one target answered (or did not answer) an action (umh 8.2, 9.2)."""
 
     skill: str | None = None
     resist: bool = False
     timed_out: bool = False
+    to: Square | None = Field(None, description="an evasion's destination (umh 8.2.1)")
+    redirect_to: str | None = Field(None, description="a reflection's new target (umh 8.2.5.2)")
+    use_number: int | None = Field(None, description="umh 2.3.1.2")
 
 
 class ResolutionRequested(_Payload):
-    """``resolution.requested``: turns -> resolution, once every reaction is in."""
+    """``resolution.requested``: turns -> resolution, once every reaction to a hit is in.
+
+    A combo (umh 8.1.1.1.1) is resolved hit by hit: ``hit`` of ``hits``, each with its own
+    reactions; ``interference`` actions do not count for durations (umh 2.5.2).
+    """
 
     action_id: str
     attacker: str
@@ -82,6 +100,158 @@ class ResolutionRequested(_Payload):
     targets: list[str]
     reactions: dict[str, ReactionChoice] = Field(default_factory=dict)
     round: int = 0
+    hit: int = 1
+    hits: int = 1
+    squares: list[Square] = Field(default_factory=list, description="an area's target squares")
+    positions: dict[str, Position] = Field(default_factory=dict)
+    opening: bool = False
+    interference: bool = False
+
+
+class EffectView(_Payload):
+    """One active effect on a combatant, as the combat shows it (API.md ``effects``)."""
+
+    effect_id: str
+    kind: str  # indirect | control | state | booster | reduction | regeneration | shield | coating
+    type: str
+    amount: float | None = None
+    actions_left: int | None = None
+    source: str | None = Field(None, description="the character whose skill caused it")
+
+
+class HitResult(_Payload):
+    """What one hit did to one target, step by step (umh 9.1.1)."""
+
+    target: str
+    reaction: ReactionChoice | None = None
+    steps: list[dict[str, Any]] = Field(default_factory=list)
+    damage: int = 0
+    vit_before: int = 0
+    vit_after: int = 0
+    down: bool = False
+    already_down: bool = False
+    effects: list[EffectView] = Field(default_factory=list)
+
+
+class ActionResolved(_Payload):
+    """``action.resolved``: resolution -> turns (and everyone), one hit of one action.
+
+    Besides the damage, what turns must apply: the hit did not happen at all (``cancelled``:
+    anticipated or annulled, umh 8.2.2, 8.2.3), PA given back (umh 3.2), speed spent by
+    evasions (umh 8.2.1.1), combatants moved (evasions, pushes, collisions, umh 11.6), and
+    whether a combo goes on (umh 8.1.1.1.2, 8.1.1.1.4).
+    """
+
+    action_id: str
+    attacker: str
+    skill: str
+    round: int = 0
+    hit: int = 1
+    hits: int = 1
+    results: list[HitResult] = Field(default_factory=list)
+    downs: list[str] = Field(default_factory=list)
+    cancelled: bool = False
+    combo_continues: bool = False
+    refunds: dict[str, int] = Field(default_factory=dict)
+    speed_spent: dict[str, float] = Field(default_factory=dict)
+    moved: dict[str, Position] = Field(default_factory=dict)
+    ignored_targets: list[str] = Field(default_factory=list)
+    error: dict[str, Any] | None = None
+
+
+class EffectApplied(_Payload):
+    """``effect.applied``: resolution -> turns, states, frontends.
+
+    ``blocks`` lists what the effect forbids its carrier, for turns to refuse: ``act``
+    (stun, umh 11.4.1), ``act_unless_telepathic`` (paralysis, 11.4.2), ``move`` and
+    ``evade_with_legs`` (immobilised, 11.5.1), ``speech`` (mute, 11.5.8), ``attack:<id>``
+    (enamoured, 11.5.10), ``stand_up`` needed (knocked down, 11.5.2).
+    """
+
+    combat_id: str
+    character: str
+    effect: EffectView
+    blocks: list[str] = Field(default_factory=list)
+    action_id: str | None = None
+    is_state: bool = Field(
+        True, description="counts as 'received a state' for the immunity of umh 4.2.1"
+    )
+
+
+class EffectExpired(_Payload):
+    """``effect.expired``: resolution -> turns, frontends."""
+
+    combat_id: str
+    character: str
+    effect_id: str
+    kind: str
+    type: str
+    reason: Literal["duration", "replaced", "broken", "removed", "fallen"] = "duration"
+
+
+class CombatantDown(_Payload):
+    """``combatant.down``: reached 0 VIT (umh 4.1.1.2), by a hit or outside any (a tick)."""
+
+    character: str
+    action_id: str | None = None
+    by: str | None = None
+    cause: Literal["damage", "indirect", "fall", "collision"] = "damage"
+
+
+class ActionDeclared(_Payload):
+    """``action.declared``: turns -> resolution, states, frontends.
+
+    ``general_action`` says whether it counts for durations and ticks (reading A-26: offensive
+    and supplementary skills, not reactions, passes, movement or interference turns).
+    """
+
+    action_id: str
+    attacker: str
+    skill: str
+    targets: list[Any] = Field(default_factory=list)
+    pa_spent: int = 0
+    opening: bool = False
+    round: int = 0
+    offensive: bool = False
+    general_action: bool = True
+    interference: bool = False
+    weekly_limit: int | None = Field(None, description="umh 2.3.4.2: the skill's weekly uses")
+
+
+class TurnEnded(_Payload):
+    """``turn.ended``: regenerations apply at the end of each own turn (umh 2.3.6)."""
+
+    actor: str
+    reason: str
+    round: int = 0
+    turn_seq: int = 0
+
+
+class CombatantJoined(_Payload):
+    """``combatant.joined``: turns -> resolution (its condition), states (in combat)."""
+
+    combat_id: str
+    ruleset: str
+    character: str
+    side: Literal["attackers", "defenders"]
+    via: Literal["irrumpir", "llamada_de_auxilio", "skill"]
+    skill: str | None = None
+    joined_at_ms: int
+    sheet: dict[str, Any]
+
+
+class CombatantFled(_Payload):
+    """``combatant.fled``: turns -> states (umh 4.1.1.1, 4.2.2, 4.2.3, 4.1.1.1.1)."""
+
+    combat_id: str
+    character: str
+    side: Literal["attackers", "defenders"]
+    skill: str | None = None
+    flight_cooldown_hours: float | None = Field(
+        None, description="the skill's own cooldown; none: 72 h shared by basic profiles"
+    )
+    profile: Literal["basic", "special"] = "basic"
+    fled_at_ms: int
 
 
 class StatesCheck(_Payload):
@@ -137,18 +307,30 @@ class CharacterStatus(_Payload):
     requirements_earned: list[dict[str, Any]] = Field(default_factory=list)
 
 
+EndReason = Literal["defeat", "fled", "pact", "stalemate", "disconnected", "annulled"]
+
+
 class CombatEndedParticipant(_Payload):
     side: Literal["attackers", "defenders"]
     status: Literal["active", "down", "fled", "disconnected"]
     reached_zero_vit: bool = False
+    rank: int | None = None
+    alliance: str | None = None
 
 
 class CombatEnded(_Payload):
-    """``combat.ended``: turns -> everyone (states applies the aftermath)."""
+    """``combat.ended``: turns -> everyone (states applies the aftermath).
+
+    ``reason``: ``defeat`` (a side all down or out, umh 4.1.1.2), ``fled`` (a side all fled
+    or down, 4.1.1.1), ``pact`` (4.1.1.3), ``stalemate`` (2.3.3.1: both sides lose),
+    ``disconnected`` (a side out after the grace, 4.3.3), ``annulled`` (a moderator, 4.2.4).
+    """
 
     combat_id: str
     ruleset: str
     winner: Literal["attackers", "defenders"] | None
-    reason: str
+    reason: EndReason
     participants: dict[str, CombatEndedParticipant]
     ended_at_ms: int
+    room: str | None = None
+    annul_reason: str | None = None

@@ -8,10 +8,13 @@ from services.resolution.rulesets import ruleset_named, ruleset_of
 from shared.domain import Decision, TimerRequest
 from shared.keys import Keys
 from shared.messages import (
+    ACTION_DECLARED,
     COMBAT_ENDED,
     COMBAT_STARTED,
     COMBATANT_JOINED,
     RESOLUTION_REQUESTED,
+    TURN_ENDED,
+    TURN_STARTED,
     Envelope,
 )
 from shared.runtime import Handler, ServiceSpec, State, Target
@@ -49,6 +52,9 @@ HANDLERS: dict[str, Handler] = {
     COMBATANT_JOINED: on_combat_event,
     RESOLUTION_REQUESTED: on_combat_event,
     COMBAT_ENDED: on_combat_ended,
+    ACTION_DECLARED: on_combat_event,
+    TURN_STARTED: on_combat_event,
+    TURN_ENDED: on_combat_event,
 }
 
 

@@ -9,9 +9,12 @@ from services.states.rulesets import ruleset_named
 from shared.domain import Decision, TimerRequest
 from shared.keys import Keys
 from shared.messages import (
+    ACTION_DECLARED,
     COMBAT_ENDED,
     COMBAT_STARTED,
+    COMBATANT_FLED,
     COMBATANT_JOINED,
+    EFFECT_APPLIED,
     QUERY_STATES_CHECK,
     Envelope,
 )
@@ -67,6 +70,9 @@ HANDLERS: dict[str, Handler] = {
     COMBAT_STARTED: on_combat_event,
     COMBATANT_JOINED: on_combat_event,
     COMBAT_ENDED: on_combat_event,
+    COMBATANT_FLED: on_combat_event,
+    ACTION_DECLARED: on_combat_event,
+    EFFECT_APPLIED: on_combat_event,
 }
 
 

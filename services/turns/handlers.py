@@ -13,6 +13,9 @@ from shared.messages import (
     CMD_COMBAT_ACT,
     CMD_COMBAT_START,
     CMD_TIMER_FIRED,
+    COMBATANT_DOWN,
+    EFFECT_APPLIED,
+    EFFECT_EXPIRED,
     Envelope,
 )
 from shared.payloads import ActOnCombat, StartCombat, TimerFired
@@ -55,6 +58,9 @@ HANDLERS: dict[str, Handler] = {
     CMD_COMBAT_ACT: on_combat_act,
     CMD_TIMER_FIRED: on_timer_fired,
     ACTION_RESOLVED: on_service_event,
+    COMBATANT_DOWN: on_service_event,
+    EFFECT_APPLIED: on_service_event,
+    EFFECT_EXPIRED: on_service_event,
 }
 
 

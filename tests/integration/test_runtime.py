@@ -38,7 +38,7 @@ def counter(env: Envelope, state: State | None, target: Target, now: int) -> Dec
     if env.payload.get("arm"):
         arm.append(TimerRequest(f"{target.subject}:t1", now, "turn", {"n": 1}))
         new["timers"][f"{target.subject}:t1"] = {"due_ms": now, "kind": "turn"}
-    return Decision(new, [Event("turn.started", {"total": total})], arm=arm)
+    return Decision(new, [Event("turn.resumed", {"total": total})], arm=arm)
 
 
 def spec(keys: Keys) -> ServiceSpec:
@@ -99,7 +99,7 @@ async def test_a_command_is_committed_then_its_events_published(
     cmd = command("c1", n=5)
     await runtime.handle(cmd)
     await eventually(lambda: len(events) == 1)
-    assert events[0].type == "turn.started" and events[0].payload == {"total": 5}
+    assert events[0].type == "turn.resumed" and events[0].payload == {"total": 5}
     assert events[0].causation_id == cmd.message_id
     assert events[0].correlation_id == cmd.correlation_id and events[0].final
 

@@ -27,7 +27,7 @@ from shared.messages import (
     TURN_RESUMED,
     TURN_STARTED,
 )
-from shared.payloads import CombatEnded, CombatEndedParticipant
+from shared.payloads import CombatEnded, CombatEndedParticipant, EndReason
 
 
 def fighters(state: CombatState) -> list[Fighter]:
@@ -152,7 +152,7 @@ def defeated_sides(state: CombatState) -> list[Side]:
 
 
 def end_combat(
-    state: CombatState, out: Outcome, now_ms: int, winner: Side | None, reason: str
+    state: CombatState, out: Outcome, now_ms: int, winner: Side | None, reason: EndReason
 ) -> None:
     """umh 4.1.1: the combat ends; every armed timer is cancelled, nothing stays in flight."""
     previous = state.phase

@@ -49,7 +49,7 @@ def combat_ended(combat_id: str = "c_1", *, zero: tuple[str, ...] = ()) -> dict[
         "combat_id": combat_id,
         "ruleset": "umh",
         "winner": "attackers",
-        "reason": "side_down",
+        "reason": "defeat",
         "participants": {
             "ana": {"side": "attackers", "status": "active", "reached_zero_vit": "ana" in zero},
             "bruno": {"side": "defenders", "status": "down", "reached_zero_vit": "bruno" in zero},

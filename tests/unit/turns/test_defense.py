@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from shared.messages import derived_id
-from shared.payloads import ResolutionRequested
+from shared.payloads import ReactionChoice, ResolutionRequested
 
 from .builders import (
     ATTACK,
@@ -136,15 +136,15 @@ def test_t000_25_silent_defender_window_closes_and_the_attack_resolves() -> None
         "action_id": action_id(1),
         "reactor": "bruno",
     }
-    request = payload(decision, "resolution.requested")
-    assert request == {
-        "action_id": action_id(1),
-        "attacker": "ana",
-        "skill": ATTACK,
-        "targets": ["bruno"],
-        "reactions": {"bruno": {"skill": None, "resist": False, "timed_out": True}},
-        "round": 1,
-    }
+    request = ResolutionRequested.model_validate(payload(decision, "resolution.requested"))
+    assert (request.action_id, request.attacker, request.skill, request.round) == (
+        action_id(1),
+        "ana",
+        ATTACK,
+        1,
+    )
+    assert request.targets == ["bruno"]
+    assert request.reactions == {"bruno": ReactionChoice(timed_out=True)}
     assert decision.cancel == []
     assert TURNS.timers(new_state(decision)) == {}
 
@@ -159,10 +159,10 @@ def test_resolution_waits_for_every_target() -> None:
     assert state["participants"]["carla"]["pa"] == 10
     decision = fire_kind(state, "defense")
     assert types(decision) == ["reaction.timed_out", "resolution.requested"]
-    reactions = payload(decision, "resolution.requested")["reactions"]
-    assert reactions == {
-        "bruno": {"skill": None, "resist": False, "timed_out": True},
-        "carla": {"skill": None, "resist": False, "timed_out": False},
+    request = ResolutionRequested.model_validate(payload(decision, "resolution.requested"))
+    assert request.reactions == {
+        "bruno": ReactionChoice(timed_out=True),
+        "carla": ReactionChoice(timed_out=False),
     }
 
 

@@ -1,0 +1,1 @@
+"""Pure rule functions that more than one service applies (no I/O, no clock)."""

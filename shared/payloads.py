@@ -99,6 +99,8 @@ class ResolutionRequested(_Payload):
     skill: str
     targets: list[str]
     reactions: dict[str, ReactionChoice] = Field(default_factory=dict)
+    # umh 8.2.2.4: how the attacker answered each anticipation, keyed by the anticipator.
+    anticipation_answers: dict[str, ReactionChoice] = Field(default_factory=dict)
     round: int = 0
     hit: int = 1
     hits: int = 1

@@ -11,6 +11,7 @@ from gateway import errors
 from gateway.commands import CommandClient
 from gateway.context import Gateway
 from gateway.metrics import MetricsMiddleware
+from gateway.ratelimit import RateLimiter
 from gateway.recorder import Recorder
 from gateway.routes import actions, admin, characters, combats, events, keys, ops
 from gateway.routes import settings as settings_routes
@@ -44,7 +45,10 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         await client.start()
         recorder = Recorder(redis, bus, names)
         await recorder.start()
-        app.state.gateway = Gateway(settings, redis, bus, names, client, recorder)
+        limiter = RateLimiter(
+            redis, rate=settings.referee_rate_per_second, burst=settings.referee_rate_burst
+        )
+        app.state.gateway = Gateway(settings, redis, bus, names, client, recorder, limiter)
         if settings.admin_token_generated:
             log.warning(
                 "admin_token_generated",

@@ -58,11 +58,22 @@ async def current_principal(
     token = _bearer(request)
     if token is None or len(token) > 256:
         raise ApiError("unauthorized", headers={"WWW-Authenticate": "Bearer"})
-    raw = await gw.redis.hget(gw.keys.api_keys(), hash_key(token))
+    digest = hash_key(token)
+    raw = await gw.redis.hget(gw.keys.api_keys(), digest)
     if raw is None:
         raise ApiError("unauthorized", headers={"WWW-Authenticate": "Bearer"})
     record = json.loads(raw)
+    stored = str(record.get("hash", digest))
+    if not hmac.compare_digest(stored.encode(), digest.encode()):
+        raise ApiError("unauthorized", headers={"WWW-Authenticate": "Bearer"})
     principal = Principal(record["community_id"], record["key_id"], record["scope"])
+    wait = await gw.limiter.take(gw.keys.rate_bucket(principal.key_id))
+    if wait is not None:
+        raise ApiError(
+            "rate_limited",
+            headers={"Retry-After": str(int(wait))},
+            details={"retry_after_seconds": wait, "key_id": principal.key_id},
+        )
     request.state.principal = principal
     return principal
 
@@ -107,7 +118,7 @@ class Tenants:
         key_id = "k_" + uuid.uuid4().hex[:20]
         api_key = new_api_key()
         digest = hash_key(api_key)
-        record = {"key_id": key_id, "community_id": community_id, "scope": scope}
+        record = {"key_id": key_id, "community_id": community_id, "scope": scope, "hash": digest}
         meta = {"hash": digest, "scope": scope, "created_at_ms": int(time.time() * 1000)}
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(self.keys.api_keys(), digest, json.dumps(record))

@@ -9,6 +9,7 @@ from fastapi import Request
 from redis.asyncio import Redis
 
 from gateway.commands import CommandClient
+from gateway.ratelimit import RateLimiter
 from gateway.recorder import Recorder
 from shared.bus import Bus
 from shared.keys import Keys
@@ -23,6 +24,7 @@ class Gateway:
     keys: Keys
     client: CommandClient
     recorder: Recorder
+    limiter: RateLimiter
     ready_cache: dict[str, Any] = field(default_factory=dict)
 
 

@@ -34,6 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from shared.keys import Names
 from shared.logging import get_logger
 from shared.messages import SERVICES, Envelope
+from shared.metrics import REDELIVERED
 from shared.settings import CommonSettings
 
 log = get_logger(__name__)
@@ -268,7 +269,7 @@ class Bus:
             if rooms
             else [(self.names.partition(service, i), None) for i in range(self.partitions)]
         )
-        callback = self._wrap(handler)
+        callback = self._wrap(handler, service)
         for name, room in targets:
             queue = await channel.declare_queue(
                 name, durable=True, arguments=self._quorum_args(service)
@@ -295,7 +296,7 @@ class Bus:
         return self._channel(consumer=True)
 
     def _wrap(
-        self, handler: MessageHandler
+        self, handler: MessageHandler, service: str
     ) -> Callable[[AbstractIncomingMessage], Awaitable[None]]:
         async def on_message(message: AbstractIncomingMessage) -> None:
             try:
@@ -304,6 +305,15 @@ class Bus:
                 log.error("poison_message_dead_lettered", body=message.body[:200])
                 await message.reject(requeue=False)
                 return
+            if message.redelivered:
+                # A consumer died or failed before its ack: the fault really hit this message.
+                REDELIVERED.labels(service).inc()
+                log.info(
+                    "message_redelivered",
+                    message_id=env.message_id,
+                    type=env.type,
+                    delivery_count=(message.headers or {}).get("x-delivery-count"),
+                )
             delay = 0.2
             while True:
                 try:

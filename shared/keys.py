@@ -109,6 +109,10 @@ class Keys:
         """Hash: key_id -> sha256(api key), the keys of one community."""
         return f"{self.ns}:{{tenant:{tenant}}}:keys"
 
+    def rate_bucket(self, key_id: str) -> str:
+        """The token bucket of one API key (gateway/ratelimit.py)."""
+        return f"{self.ns}:ratelimit:{key_id}"
+
     def settings(self, tenant: str) -> str:
         return f"{self.ns}:{{tenant:{tenant}}}:settings"
 

@@ -19,3 +19,8 @@ CONFLICTS = Counter(
     "referee_commit_conflicts_total", "Commits retried after a version conflict", ["service"]
 )
 TIMERS_FIRED = Counter("referee_timers_fired_total", "Timers fired", ["service"])
+REDELIVERED = Counter(
+    "referee_messages_redelivered_total",
+    "Messages the broker delivered again (a consumer died or failed before its ack)",
+    ["service"],
+)

@@ -69,6 +69,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         description=DESCRIPTION,
         lifespan=lifespan,
         max_body_size=settings.referee_max_body_bytes,
+        responses=errors.ERROR_RESPONSES,
     )
     errors.install(app)
     app.add_middleware(MetricsMiddleware)

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -16,6 +17,37 @@ from shared.errors import error_body, kind_of
 from shared.logging import get_logger
 
 log = get_logger(__name__)
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="stable machine code (RULES.md section 9 in lower case, ...)")
+    message: str = Field(description="Spanish when Accept-Language prefers es, else English")
+    rule: str | None = Field(None, description="the seed reference that forbids it")
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class ErrorBody(BaseModel):
+    """API.md "Errors": the body of every error."""
+
+    error: ErrorDetail
+
+
+def _documented(description: str) -> dict[str, Any]:
+    return {"model": ErrorBody, "description": description}
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: _documented("malformed JSON"),
+    401: _documented("missing or wrong key"),
+    403: _documented("a frontend key on a moderator-only call"),
+    404: _documented("unknown id (or another community's)"),
+    409: _documented("If-Match differs, or the same Idempotency-Key is still in flight"),
+    413: _documented("body too large"),
+    422: _documented("schema violation (invalid_request) or rule violation (its own code)"),
+    429: _documented("rate limit (see Retry-After)"),
+    500: _documented("unexpected error"),
+    503: _documented("RabbitMQ or Redis is down: nothing was changed"),
+}
 
 
 class ApiError(Exception):

@@ -57,7 +57,10 @@ async def load_sheet(gw: Gateway, tenant: str, character_id: str) -> dict[str, A
     return None if raw is None else dict(json.loads(raw))
 
 
-@router.put("/{character_id}")
+@router.put(
+    "/{character_id}",
+    responses={200: {"description": "replaced"}, 201: {"description": "created"}},
+)
 async def put_character(
     character_id: CharacterPath,
     sheet: Annotated[Sheet, Body(openapi_examples={"umh": {"value": UMH_EXAMPLE}})],

@@ -7,7 +7,7 @@ import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Response
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from gateway.context import Gateway, gateway
@@ -54,7 +54,7 @@ async def _check(gw: Gateway) -> tuple[int, dict[str, Any]]:
     return (200 if ready else 503), {"status": "ready" if ready else "not_ready", "checks": checks}
 
 
-@router.get("/readyz")
+@router.get("/readyz", responses={503: {"description": "not ready (same body)"}})
 async def readyz(gw: Annotated[Gateway, Depends(gateway)]) -> JSONResponse:
     """RabbitMQ and Redis reachable, and every service has a live consumer on every queue."""
     cache = gw.ready_cache
@@ -65,7 +65,11 @@ async def readyz(gw: Annotated[Gateway, Depends(gateway)]) -> JSONResponse:
     return JSONResponse(cache["body"], status_code=cache["status"])
 
 
-@router.get("/metrics")
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format"}},
+)
 async def metrics() -> Response:
     """Prometheus text format."""
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

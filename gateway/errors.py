@@ -100,6 +100,18 @@ def error_response(
     return JSONResponse(body, status_code=status or kind_of(code).status, headers=headers)
 
 
+def allowed_methods(request: Request) -> set[str]:
+    """Every method some route serves on this path (Starlette names only the first route's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and regex.match(request.url.path):
+            methods |= set(getattr(route, "methods", None) or ())
+    if "GET" in methods:
+        methods.add("HEAD")
+    return methods
+
+
 def _field_path(loc: tuple[Any, ...] | list[Any]) -> str:
     return ".".join(str(p) for p in loc)
 
@@ -133,6 +145,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 405:
+            allow = ", ".join(sorted(allowed_methods(request)))
+            return error_response(request, "method_not_allowed", headers={"Allow": allow})
         code = {
             400: "malformed_json",
             401: "unauthorized",

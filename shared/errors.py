@@ -49,6 +49,9 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
         403, "This key may not make this call.", "Esta clave no puede hacer esta llamada."
     ),
     "not_found": ErrorKind(404, "Not found.", "No encontrado."),
+    "method_not_allowed": ErrorKind(
+        405, "This method is not allowed here (see Allow).", "Método no permitido aquí (ver Allow)."
+    ),
     "version_mismatch": ErrorKind(
         409,
         "The combat changed since the version in If-Match.",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
 CharacterId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
 Square = Annotated[tuple[int, int], Field(description="[x, y] grid square")]
@@ -36,7 +36,7 @@ class ReactAction(_Action):
     type: Literal["react"]
     action_id: Annotated[str, StringConstraints(pattern=r"^a_[0-9a-f]{32}$")]
     skill: SkillName | None = None
-    resist: bool = False
+    resist: StrictBool = False
     use_number: int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
     to: Square | None = Field(None, description="an evasion's destination square (umh 8.2.1)")
     redirect_to: CharacterId | None = Field(

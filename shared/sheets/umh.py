@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, model_validator
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=80, strip_whitespace=True)]
 
@@ -232,7 +232,9 @@ class PostCombat(_Strict):
     vigor: int = Field(0, ge=0, le=100, description="vigor points removed (kind vigor)")
     state: str | None = Field(None, max_length=80, description="the post-combat state (kind state)")
     seconds: int | None = Field(None, ge=1, le=30 * 86400, description="how long it lasts")
-    stacks: bool = Field(False, description="umh 4.1.2: may be applied with another such effect")
+    stacks: StrictBool = Field(
+        False, description="umh 4.1.2: may be applied with another such effect"
+    )
 
 
 class WeaponClass(StrEnum):
@@ -251,7 +253,9 @@ class Weapon(_Strict):
     tier: int = Field(ge=0, le=20)
     arma: int = Field(ge=0, le=10_000_000, description="the ARMA stat")
     weapon_class: WeaponClass = Field(alias="class")
-    unique: bool = Field(False, description="umh 12.4: has unique skills or effects of its own")
+    unique: StrictBool = Field(
+        False, description="umh 12.4: has unique skills or effects of its own"
+    )
     effects: list[Effect] = Field(default_factory=list, max_length=10)
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -272,23 +276,25 @@ class Skill(_Strict):
     uses_per_combat: int | None = Field(None, ge=0, le=1000)
     uses_per_week: int | None = Field(None, ge=0, le=1000, description="umh 2.3.4.2")
     ignore_defense_pct: float = Field(0, ge=0, le=100, description="umh 9.2.3")
-    pierces_defense: bool = Field(False, description="umh 9.2.2")
+    pierces_defense: StrictBool = Field(False, description="umh 9.2.2")
     ignores_hardness: Hardness | None = Field(None, description="umh 9.3.5")
     defense: int = Field(0, ge=0, le=10_000_000, description="a defensive skill's defense")
-    all_angles: bool = Field(False, description="umh 7.1.3.1")
+    all_angles: StrictBool = Field(False, description="umh 7.1.3.1")
     ref_required: float = Field(0, ge=0, le=1000)
     effects: list[Effect] = Field(default_factory=list, max_length=20)
-    preparation: bool = Field(False, description="usable in the preparation round (umh 1.3.3)")
+    preparation: StrictBool = Field(
+        False, description="usable in the preparation round (umh 1.3.3)"
+    )
     # --- who may act, when and at what cost (services/turns) ---
     uses_per_round: int = Field(1, ge=1, le=100, description="umh 2.3.1.3: uses in one round")
     raises_slots: int = Field(
         0, ge=0, le=10, description="umh 1.2.3: extra slots for the user's side (one per side)"
     )
-    flight: bool = Field(False, description="umh 4.1.1.1: a flight skill like HUIR")
+    flight: StrictBool = Field(False, description="umh 4.1.1.1: a flight skill like HUIR")
     flight_cooldown_hours: float | None = Field(
         None, gt=0, le=10_000, description="umh 4.1.1.1.1: its own cooldown (none: 72 h, shared)"
     )
-    joins_combat: bool = Field(
+    joins_combat: StrictBool = Field(
         False, description="umh 1.2.4.1: an entry skill other than IRRUMPIR (cannot be vetoed)"
     )
     grants_interference: Literal["free", "predetermined"] | None = Field(
@@ -297,25 +303,25 @@ class Skill(_Strict):
     interference_skill: str | None = Field(
         None, max_length=80, description="umh 2.5.3.2: the only skill that turn allows"
     )
-    out_of_turn: bool = Field(False, description="umh 2.4.1: usable outside the own turn")
+    out_of_turn: StrictBool = Field(False, description="umh 2.4.1: usable outside the own turn")
     requires_preparation: str | None = Field(
         None, max_length=80, description="umh 1.3.6: the preparation skill it needs first"
     )
-    telepathic: bool = Field(False, description="umh 11.4.2: usable while paralysed")
-    speech: bool = Field(False, description="umh 11.5.8: needs the voice (orders, spells)")
-    needs_legs: bool = Field(False, description="umh 11.5.1: an evasion that needs the legs")
+    telepathic: StrictBool = Field(False, description="umh 11.4.2: usable while paralysed")
+    speech: StrictBool = Field(False, description="umh 11.5.8: needs the voice (orders, spells)")
+    needs_legs: StrictBool = Field(False, description="umh 11.5.1: an evasion that needs the legs")
     sets_position: Height | None = Field(None, description="umh 10.1: levitate / fly skills")
-    persists_when_fallen: bool = Field(False, description="umh 4.1.5.2")
+    persists_when_fallen: StrictBool = Field(False, description="umh 4.1.5.2")
     # --- how it hits and defends (services/resolution) ---
-    tangible: bool = Field(True, description="umh 7.1.1 Mística: tangible or intangible")
-    melee: bool = Field(False, description="umh 8.2.4.4: a melee (contact) skill")
-    firearm: bool = Field(False, description="umh 9.2.5.1")
-    covers_allies: bool = Field(False, description="umh 8.1.1.3.1: defends allies in reach")
+    tangible: StrictBool = Field(True, description="umh 7.1.1 Mística: tangible or intangible")
+    melee: StrictBool = Field(False, description="umh 8.2.4.4: a melee (contact) skill")
+    firearm: StrictBool = Field(False, description="umh 9.2.5.1")
+    covers_allies: StrictBool = Field(False, description="umh 8.1.1.3.1: defends allies in reach")
     reactable_times: int = Field(1, ge=1, le=50, description="umh 8.1.1.3")
-    affects_mind: bool = Field(False, description="umh 9.7.2.2 / A-96: a mental intrusion")
-    against_hellfire: bool = Field(False, description="umh 7.1.1 Fuego infernal")
-    against_soul: bool = Field(False, description="umh 7.1.1 Daño al alma")
-    hits_allies: bool = Field(True, description="umh 6.1.1: areas hit allies unless stated")
+    affects_mind: StrictBool = Field(False, description="umh 9.7.2.2 / A-96: a mental intrusion")
+    against_hellfire: StrictBool = Field(False, description="umh 7.1.1 Fuego infernal")
+    against_soul: StrictBool = Field(False, description="umh 7.1.1 Daño al alma")
+    hits_allies: StrictBool = Field(True, description="umh 6.1.1: areas hit allies unless stated")
     mental_shield: int = Field(0, ge=0, le=10_000_000, description="umh 9.7.1: shield granted")
     coating: int = Field(0, ge=0, le=10_000_000, description="umh 9.2.6: degradable defense")
     push: int = Field(0, ge=0, le=100, description="umh 11.6: squares the target is pushed")
@@ -323,7 +329,7 @@ class Skill(_Strict):
     weapon: str | None = Field(None, max_length=80, description="umh 12: the weapon it uses")
     # --- after the combat (services/states) ---
     post_combat: PostCombat | None = Field(None, description="umh 4.1.2 - 4.1.3, 4.5.1")
-    requirement: bool = Field(False, description="umh 4.4.3: using it earns a requirement")
+    requirement: StrictBool = Field(False, description="umh 4.4.3: using it earns a requirement")
 
     @model_validator(mode="after")
     def _defense_kind_matches_type(self) -> Skill:
@@ -371,7 +377,7 @@ class UmhSheet(_Strict):
     profile: Literal["basic", "special"] = Field(
         "basic", description="umh 4.1.1.1.2: flights of basic profiles share one cooldown"
     )
-    cell: bool = Field(False, description="umh 4.5.1: owns a cell that allows imprisonment")
+    cell: StrictBool = Field(False, description="umh 4.5.1: owns a cell that allows imprisonment")
 
     @model_validator(mode="after")
     def _consistent(self) -> UmhSheet:

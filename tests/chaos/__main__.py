@@ -1,0 +1,165 @@
+"""``make chaos`` (= ``python -m tests.chaos``): every fault scenario, with its figures.
+
+Starts a RabbitMQ node and a Redis of its own (own ports, AOF ``always``), the suite on them,
+runs the scenarios one after another, prints one line of figures per scenario and writes them
+all to ``--out`` (JSON). ``--quick`` runs a short version (the one ``make test`` runs too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from tests.chaos import scenarios as sc
+from tests.chaos.stack import Stack
+
+Scenario = Callable[[Stack], Awaitable[sc.Outcome]]
+
+
+def plan(quick: bool) -> dict[str, tuple[bool, Scenario]]:
+    """name -> (needs the proxied stack, scenario)."""
+    n = 12 if quick else 40
+    seconds = 25.0 if quick else 60.0
+    services = ["turns", "resolution", "states", "gateway"]
+
+    def killing(stack: Stack) -> Awaitable[sc.Outcome]:
+        fault = sc.kill_each(services, times=1 if quick else 3, every=3.0)
+        return sc.played(
+            stack, "kill_9_each_service", combats=n, seconds=seconds, fault=fault, fault_at=4.0
+        )
+
+    def rabbit(stack: Stack) -> Awaitable[sc.Outcome]:
+        return sc.played(
+            stack,
+            "rabbitmq_restart",
+            combats=n,
+            seconds=seconds,
+            fault=sc.restart_rabbitmq,
+            fault_at=4.0,
+        )
+
+    def redis(stack: Stack) -> Awaitable[sc.Outcome]:
+        return sc.played(
+            stack,
+            "redis_restart_aof_always",
+            combats=n,
+            seconds=seconds,
+            fault=sc.restart_redis,
+            fault_at=4.0,
+        )
+
+    def proxy(stack: Stack) -> Awaitable[sc.Outcome]:
+        return sc.played(
+            stack,
+            "tcp_proxy_cut_and_slow",
+            combats=n,
+            seconds=seconds,
+            fault=sc.cut_and_slow,
+            fault_at=4.0,
+        )
+
+    async def poison(stack: Stack) -> sc.Outcome:
+        outcome = await sc.played(
+            stack, "poison_message", combats=n, seconds=seconds / 2, fault=sc.poison, fault_at=3.0
+        )
+        dead = await sc.dead_letters(stack, "turns")
+        outcome.notes["dead_lettered"] = sum(1 for m in dead if m in sc.stack_poison)
+        return outcome
+
+    async def idem(stack: Stack) -> sc.Outcome:
+        return await sc.one_key_20_ways(stack)
+
+    async def race(stack: Stack) -> sc.Outcome:
+        return await sc.racing_pairs(stack, pairs=100 if quick else 1000, combats=n)
+
+    async def timers(stack: Stack) -> sc.Outcome:
+        return await sc.timers_while_down(
+            stack, combats=100 if quick else 2000, turn_seconds=20 if quick else 60
+        )
+
+    chosen: dict[str, tuple[bool, Scenario]] = {
+        "kill_9_each_service": (False, killing),
+        "poison_message": (False, poison),
+        "idempotency_key_20_ways": (False, idem),
+        "racing_pairs": (False, race),
+        "timers_due_while_killed": (False, timers),
+    }
+    if not quick:
+        chosen = {
+            **chosen,
+            "rabbitmq_restart": (False, rabbit),
+            "redis_restart_aof_always": (False, redis),
+            "tcp_proxy_cut_and_slow": (True, proxy),
+        }
+    return chosen
+
+
+async def run(names: list[str] | None, quick: bool, out: Path) -> list[dict[str, Any]]:
+    chosen = plan(quick)
+    if names:
+        chosen = {k: v for k, v in chosen.items() if k in names}
+    results: list[dict[str, Any]] = []
+    base = Path(tempfile.mkdtemp(prefix="chaos-"))
+    for proxied in (False, True):
+        group = {k: v for k, v in chosen.items() if v[0] == proxied}
+        if not group:
+            continue
+        stack = Stack(base / ("proxied" if proxied else "plain"), proxied=proxied)
+        started = time.monotonic()
+        await stack.start()
+        print(f"stack up in {time.monotonic() - started:.1f} s: {stack.suite.base_url}", flush=True)
+        try:
+            for _, scenario in group.values():
+                began = time.monotonic()
+                outcome = await scenario(stack)
+                line = outcome.as_dict() | {"seconds": round(time.monotonic() - began, 1)}
+                results.append(line)
+                print(json.dumps(line), flush=True)
+        finally:
+            await stack.stop()
+    await asyncio.to_thread(write, out, results)
+    return results
+
+
+def write(out: Path, results: list[dict[str, Any]]) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2))
+
+
+def verdict(results: list[dict[str, Any]]) -> list[str]:
+    """What fails the run: anything lost, doubled or unfired, or a fault that never hit."""
+    bad = []
+    for r in results:
+        for key in ("lost", "duplicated_effects", "timers_never_fired", "timers_fired_twice"):
+            if r.get(key):
+                bad.append(f"{r['scenario']}: {key} = {r[key]}")
+        if r.get("pairs_both_acknowledged"):
+            bad.append(f"{r['scenario']}: {r['pairs_both_acknowledged']} pairs both applied")
+        if r.get("not_fired_after_restart"):
+            bad.append(f"{r['scenario']}: {r['not_fired_after_restart']} timers did not fire")
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.chaos", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="the short version (make test)")
+    parser.add_argument("--scenario", action="append", help="run only these (repeatable)")
+    parser.add_argument("--out", type=Path, default=Path("tests/chaos/out/latest.json"))
+    args = parser.parse_args(argv)
+    results = asyncio.run(run(args.scenario, args.quick, args.out))
+    bad = verdict(results)
+    for line in bad:
+        print("FAILED", line)
+    print(f"figures: {args.out}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

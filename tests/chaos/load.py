@@ -1,0 +1,232 @@
+"""Players: combats played through the public API, every request recorded.
+
+A player behaves like a careful frontend: every action carries an ``Idempotency-Key``, and a
+request that got no answer (connection refused or cut, timeout, 5xx, 409 in progress) is sent
+again with the same key until it is answered. An action is *acknowledged* once it got a 2xx
+(200, or 202 to poll); the checker then demands that it is in the combat's log exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+JSON = dict[str, Any]
+
+SKILL = "Golpe"
+DEFENSE = "Bloqueo"
+
+
+def sheet(name: str, *, vel: float) -> JSON:
+    return {
+        "name": name,
+        "ruleset": "umh",
+        "stats": {
+            "vit": 10_000_000,
+            "vel": vel,
+            "ref": 3,
+            "vol": 2,
+            "fue": 10,
+            "rank": 1,
+            "vigor": 5,
+        },
+        "skills": [
+            {
+                "name": SKILL,
+                "tier": 1,
+                "pa": 2,
+                "type": "offensive",
+                "natures": ["fisica"],
+                "damage": 100,
+            },
+            {
+                "name": DEFENSE,
+                "tier": 1,
+                "pa": 1,
+                "type": "defensive",
+                "defense_kind": "internal",
+                "natures": ["fisica"],
+                "defense": 30,
+            },
+        ],
+    }
+
+
+@dataclass
+class Attempt:
+    combat_id: str
+    kind: str
+    actor: str
+    key: str
+    started: float
+    status: int | None = None
+    action_id: str | None = None
+    tries: int = 0
+    answered: float | None = None
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+@dataclass
+class Record:
+    attempts: list[Attempt] = field(default_factory=list)
+    successes: list[float] = field(default_factory=list)  # times of 2xx answers
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+RETRYABLE = {409, 429, 500, 502, 503, 504}
+
+
+async def send(
+    client: httpx.AsyncClient,
+    record: Record,
+    method: str,
+    path: str,
+    *,
+    body: JSON | None = None,
+    key: str | None = None,
+    deadline: float = 60.0,
+) -> httpx.Response | None:
+    """Send until answered (retrying with the same Idempotency-Key), or give up at deadline."""
+    headers = {"Idempotency-Key": key} if key else {}
+    give_up = time.monotonic() + deadline
+    delay = 0.1
+    while time.monotonic() < give_up:
+        try:
+            answer = await client.request(method, path, json=body, headers=headers, timeout=15)
+        except httpx.HTTPError as exc:
+            record.error(type(exc).__name__)
+        else:
+            if answer.status_code not in RETRYABLE:
+                return answer
+            record.error(f"http_{answer.status_code}")
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 2.0)
+    return None
+
+
+@dataclass
+class Community:
+    client: httpx.AsyncClient
+    api_key: str
+
+
+async def new_community(base_url: str, admin_token: str, timers: JSON) -> Community:
+    admin = httpx.AsyncClient(base_url=base_url, headers={"Authorization": f"Bearer {admin_token}"})
+    async with admin:
+        answer = await admin.post("/v1/admin/communities", json={"name": f"chaos-{uuid.uuid4()}"})
+        answer.raise_for_status()
+        key = answer.json()["api_key"]
+    client = httpx.AsyncClient(
+        base_url=base_url,
+        headers={"Authorization": f"Bearer {key}"},
+        limits=httpx.Limits(max_connections=400, max_keepalive_connections=200),
+    )
+    (await client.patch("/v1/settings", json={"timers": timers})).raise_for_status()
+    return Community(client, key)
+
+
+async def start_combat(community: Community, record: Record, index: int) -> str | None:
+    a, b = f"a{index}", f"b{index}"
+    for who, vel in ((a, 6), (b, 5)):
+        put = await send(
+            community.client,
+            record,
+            "PUT",
+            f"/v1/characters/{who}",
+            body=sheet(who.upper(), vel=vel),
+        )
+        if put is None or put.status_code not in (200, 201):
+            return None
+    answer = await send(
+        community.client,
+        record,
+        "POST",
+        "/v1/combats",
+        body={
+            "room": f"room{index}",
+            "ruleset": "umh",
+            "attacker": a,
+            "defenders": [b],
+            "opening": {"kind": "challenge"},
+        },
+        key=f"start-{index}-{uuid.uuid4()}",
+    )
+    if answer is None or answer.status_code not in (201, 202):
+        return None
+    return str(answer.json()["id"])
+
+
+class Player:
+    """Plays one combat until ``stop`` is set: attack, take or block, pass when out of PA."""
+
+    def __init__(self, community: Community, record: Record, combat_id: str) -> None:
+        self.client = community.client
+        self.record = record
+        self.combat_id = combat_id
+        self.block = False
+
+    async def combat(self) -> JSON | None:
+        answer = await send(self.client, self.record, "GET", f"/v1/combats/{self.combat_id}")
+        return answer.json() if answer is not None and answer.status_code == 200 else None
+
+    async def act(self, kind: str, actor: str, body: JSON) -> Attempt:
+        attempt = Attempt(self.combat_id, kind, actor, f"{kind}-{uuid.uuid4()}", time.time())
+        self.record.attempts.append(attempt)
+        answer = await send(
+            self.client,
+            self.record,
+            "POST",
+            f"/v1/combats/{self.combat_id}/actions",
+            body={"type": kind, "actor": actor, **body},
+            key=attempt.key,
+        )
+        attempt.answered = time.time()
+        if answer is not None:
+            attempt.status = answer.status_code
+            with contextlib.suppress(ValueError, KeyError):
+                attempt.action_id = answer.json().get("action_id")
+            if attempt.acknowledged:
+                self.record.successes.append(attempt.answered)
+        return attempt
+
+    async def play(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            combat = await self.combat()
+            if combat is None or combat["phase"] == "ended":
+                return
+            if combat["phase"] != "fighting" or not combat.get("turn"):
+                await asyncio.sleep(0.2)
+                continue
+            await self.step(combat)
+
+    async def step(self, combat: JSON) -> None:
+        actor = combat["turn"]["actor"]
+        pending = combat.get("pending_reactions") or []
+        if pending:
+            reaction = pending[0]
+            skill = DEFENSE if self.block else None
+            self.block = not self.block
+            await self.act(
+                "react", reaction["reactor"], {"action_id": reaction["action_id"], "skill": skill}
+            )
+            return
+        if combat["turn"].get("paused_remaining") is not None:
+            await asyncio.sleep(0.05)  # a hit is being resolved: the clock is paused
+            return
+        other = next(c for c in combat["participants"] if c != actor)
+        if combat["participants"][actor]["pa"] >= 2:
+            await self.act("skill", actor, {"skill": SKILL, "targets": [other]})
+        else:
+            await self.act("pass_turn", actor, {})

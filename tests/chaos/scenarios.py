@@ -1,0 +1,333 @@
+"""The fault scenarios (issue 7). Each one plays combats under load while its fault hits,
+lets the suite settle, and returns the checker's figures plus the recovery times."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aio_pika
+
+from shared.keys import Names
+from shared.messages import Envelope, new_id, utcnow
+from tests.chaos.check import Figures, check
+from tests.chaos.load import (
+    SKILL,
+    Community,
+    Player,
+    Record,
+    new_community,
+    send,
+    start_combat,
+)
+from tests.chaos.stack import Stack
+
+JSON = dict[str, Any]
+PLAY_TIMERS = {"preparation_seconds": 1, "turn_seconds": 600, "defense_seconds": 600}
+
+
+@dataclass
+class Outcome:
+    name: str
+    figures: Figures
+    recoveries: list[float] = field(default_factory=list)
+    redeliveries: int = 0
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> JSON:
+        return {
+            "scenario": self.name,
+            **self.figures.as_dict(),
+            "recovery_seconds": [round(r, 2) for r in self.recoveries],
+            "redeliveries": self.redeliveries,
+            **self.notes,
+        }
+
+
+Fault = Callable[[Stack], Awaitable[None]]
+
+
+async def settle(community: Community, record: Record, within: float = 90) -> None:
+    """Wait until every 202 is decided; a 202 later rejected was not applied (not lost)."""
+    deadline = time.monotonic() + within
+    for attempt in record.attempts:
+        if attempt.status != 202 or not attempt.action_id:
+            continue
+        while time.monotonic() < deadline:
+            answer = await send(
+                community.client,
+                record,
+                "GET",
+                f"/v1/combats/{attempt.combat_id}/actions/{attempt.action_id}",
+            )
+            status = answer.json().get("status") if answer is not None else None
+            if status == "completed":
+                break
+            if status == "rejected":
+                attempt.status = 422
+                break
+            await asyncio.sleep(0.5)
+
+
+async def start_combats(
+    community: Community, record: Record, n: int, *, at_once: int = 40
+) -> list[str]:
+    gate = asyncio.Semaphore(at_once)
+
+    async def one(i: int) -> str | None:
+        async with gate:
+            return await start_combat(community, record, i)
+
+    made = await asyncio.gather(*(one(i) for i in range(n)))
+    return [c for c in made if c]
+
+
+async def fighting(community: Community, record: Record, ids: list[str], within: float) -> None:
+    """Wait until every combat is past its preparation round."""
+    deadline = time.monotonic() + within
+    waiting = set(ids)
+    while waiting and time.monotonic() < deadline:
+        for combat_id in list(waiting):
+            answer = await send(community.client, record, "GET", f"/v1/combats/{combat_id}")
+            if answer is not None and answer.json().get("phase") in ("fighting", "ended"):
+                waiting.discard(combat_id)
+        if waiting:
+            await asyncio.sleep(0.5)
+
+
+async def played(
+    stack: Stack, name: str, *, combats: int, seconds: float, fault: Fault, fault_at: float
+) -> Outcome:
+    """Play ``combats`` for ``seconds``; at ``fault_at`` s into it, run ``fault``."""
+    suite = stack.suite
+    community = await new_community(suite.base_url, suite.admin_token, PLAY_TIMERS)
+    record = Record()
+    ids = await start_combats(community, record, combats)
+    stop = asyncio.Event()
+    players = [asyncio.create_task(Player(community, record, c).play(stop)) for c in ids]
+    await asyncio.sleep(fault_at)
+    fault_started = time.time()
+    await fault(stack)
+    await asyncio.sleep(max(0.0, seconds - fault_at))
+    stop.set()
+    await asyncio.gather(*players, return_exceptions=True)
+    await settle(community, record)
+    later = [t for t in record.successes if t > fault_started]
+    recovery = [min(later) - fault_started] if later else []
+    figures = await check(community.client, record.attempts, ids)
+    await community.client.aclose()
+    return Outcome(
+        name,
+        figures,
+        recovery,
+        stack.redeliveries(),
+        {"combats": len(ids), "errors_while_retrying": record.errors},
+    )
+
+
+def kill_each(services: list[str], *, times: int, every: float) -> Fault:
+    async def fault(stack: Stack) -> None:
+        for _ in range(times):
+            for service in services:
+                await stack.kill_and_restart(service)
+                await asyncio.sleep(every)
+
+    return fault
+
+
+async def restart_rabbitmq(stack: Stack) -> None:
+    for _ in range(2):
+        await asyncio.to_thread(stack.rabbit.restart)
+        await asyncio.sleep(5)
+
+
+async def restart_redis(stack: Stack) -> None:
+    for _ in range(2):
+        await asyncio.to_thread(stack.redis.restart)
+        await asyncio.sleep(5)
+
+
+async def cut_and_slow(stack: Stack) -> None:
+    assert stack.rabbit_proxy is not None and stack.redis_proxy is not None
+    for _ in range(2):
+        stack.rabbit_proxy.cut()
+        stack.redis_proxy.cut()
+        await asyncio.sleep(4)
+    stack.rabbit_proxy.slow(0.2)
+    stack.redis_proxy.slow(0.05)
+    await asyncio.sleep(5)
+    stack.rabbit_proxy.slow(0)
+    stack.redis_proxy.slow(0)
+
+
+async def poison(stack: Stack) -> None:
+    """A command whose handler always fails: redelivered to the limit, then dead-lettered."""
+    names = Names(stack.suite.namespace)
+    env = Envelope(
+        message_id=new_id("m"),
+        type="combat.act",
+        correlation_id=new_id("a"),
+        combat_id="c_" + "f" * 32,
+        room="poison-room",
+        tenant="chaos",
+        occurred_at=utcnow(),
+        payload={"not": "an action"},
+    )
+    connection = await aio_pika.connect(stack.rabbit.url)
+    async with connection:
+        channel = await connection.channel()
+        exchange = await channel.get_exchange(names.commands("turns"))
+        await exchange.publish(
+            aio_pika.Message(env.to_json(), message_id=env.message_id), routing_key=env.room
+        )
+    stack_poison.append(env.message_id)
+
+
+stack_poison: list[str] = []
+
+
+async def dead_letters(stack: Stack, service: str) -> list[str]:
+    names = Names(stack.suite.namespace)
+    found: list[str] = []
+    connection = await aio_pika.connect(stack.rabbit.url)
+    async with connection:
+        channel = await connection.channel()
+        queue = await channel.declare_queue(
+            names.dead_queue(service), durable=True, arguments={"x-queue-type": "quorum"}
+        )
+        done = asyncio.Event()
+
+        async def take(message: aio_pika.abc.AbstractIncomingMessage) -> None:
+            found.append(str(message.message_id))
+            await message.ack()
+
+        await queue.consume(take)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), 3)
+    return found
+
+
+async def one_key_20_ways(stack: Stack) -> Outcome:
+    """20 concurrent requests with one Idempotency-Key: one effect, one answer replayed."""
+    suite = stack.suite
+    community = await new_community(suite.base_url, suite.admin_token, PLAY_TIMERS)
+    record = Record()
+    ids = await start_combats(community, record, 10)
+    await asyncio.sleep(2)
+    statuses: list[int] = []
+    bodies: set[str] = set()
+    for combat_id in ids:
+        combat = (await community.client.get(f"/v1/combats/{combat_id}")).json()
+        actor = combat["turn"]["actor"]
+        other = next(c for c in combat["participants"] if c != actor)
+        key = f"same-{uuid.uuid4()}"
+        body = {"type": "skill", "actor": actor, "skill": SKILL, "targets": [other]}
+        answers = await asyncio.gather(
+            *(
+                community.client.post(
+                    f"/v1/combats/{combat_id}/actions", json=body, headers={"Idempotency-Key": key}
+                )
+                for _ in range(20)
+            )
+        )
+        statuses += [a.status_code for a in answers]
+        ok = [a for a in answers if a.status_code == 200]
+        bodies |= {a.json()["action_id"] for a in ok}
+    figures = await check(community.client, [], ids)
+    await community.client.aclose()
+    outcome = Outcome(
+        "idempotency_key_20_ways",
+        figures,
+        [],
+        stack.redeliveries(),
+        {
+            "statuses": {str(s): statuses.count(s) for s in set(statuses)},
+            "distinct_action_ids_answered": len(bodies),
+            "combats": len(ids),
+        },
+    )
+    return outcome
+
+
+async def racing_pairs(stack: Stack, *, pairs: int, combats: int) -> Outcome:
+    """Pairs of the same action sent at once for the same turn: exactly one may win."""
+    suite = stack.suite
+    community = await new_community(suite.base_url, suite.admin_token, PLAY_TIMERS)
+    record = Record()
+    ids = await start_combats(community, record, combats)
+    await fighting(community, record, ids, 60)
+    both_won = 0
+    done = 0
+
+    async def race(combat_id: str, rounds: int) -> None:
+        nonlocal both_won, done
+        for _ in range(rounds):
+            answer = await send(community.client, record, "GET", f"/v1/combats/{combat_id}")
+            if answer is None:
+                continue
+            actor = answer.json()["turn"]["actor"]
+            players = [Player(community, record, combat_id) for _ in range(2)]
+            tries = await asyncio.gather(*(p.act("pass_turn", actor, {}) for p in players))
+            both_won += all(t.acknowledged for t in tries)
+            done += 1
+
+    per = max(1, pairs // max(1, len(ids)))
+    await asyncio.gather(*(race(c, per) for c in ids))
+    await settle(community, record)
+    figures = await check(community.client, record.attempts, ids)
+    await community.client.aclose()
+    return Outcome(
+        "racing_pairs",
+        figures,
+        [],
+        stack.redeliveries(),
+        {"pairs": done, "pairs_both_acknowledged": both_won, "combats": len(ids)},
+    )
+
+
+async def timers_while_down(stack: Stack, *, combats: int, turn_seconds: int) -> Outcome:
+    """Every combat's turn timer falls due while services/turns is dead; all fire once."""
+    suite = stack.suite
+    timers = {"preparation_seconds": 1, "turn_seconds": turn_seconds, "defense_seconds": 600}
+    community = await new_community(suite.base_url, suite.admin_token, timers)
+    record = Record()
+    ids = await start_combats(community, record, combats)
+    await fighting(community, record, ids, 180)
+    killed = time.time()
+    await asyncio.to_thread(suite.kill, "turns")
+    await asyncio.sleep(turn_seconds + 3)  # every turn timer is due now, nobody fires it
+    await asyncio.to_thread(suite.restart, "turns")
+    restarted = time.time()
+    fired_by = restarted
+    deadline = time.monotonic() + 180
+    pending = set(ids)
+    while pending and time.monotonic() < deadline:
+        for combat_id in list(pending):
+            answer = await send(
+                community.client, record, "GET", f"/v1/combats/{combat_id}/log?limit=1000"
+            )
+            if answer is not None and any(
+                e["type"] == "turn.timed_out" for e in answer.json()["events"]
+            ):
+                pending.discard(combat_id)
+        fired_by = time.time()
+        if pending:
+            await asyncio.sleep(1)
+    figures = await check(community.client, record.attempts, ids)
+    await community.client.aclose()
+    return Outcome(
+        "timers_due_while_killed",
+        figures,
+        [fired_by - restarted],
+        stack.redeliveries(),
+        {
+            "timers_due_while_down": len(ids),
+            "not_fired_after_restart": len(pending),
+            "down_seconds": round(restarted - killed, 1),
+        },
+    )

@@ -33,6 +33,7 @@ class Stack:
     rabbit_proxy: TcpProxy | None = None
     redis_proxy: TcpProxy | None = None
     suite: Suite = field(init=False)
+    faults: list[tuple[str, float]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.rabbit = PrivateRabbit(self.base / "rabbitmq")
@@ -71,9 +72,14 @@ class Stack:
 
     async def kill_and_restart(self, name: str, *, down_seconds: float = 1.0) -> None:
         """kill -9 one process, leave it down a moment, start it again."""
+        self.mark(f"kill -9 {name}")
         await asyncio.to_thread(self.suite.kill, name)
         await asyncio.sleep(down_seconds)
         await asyncio.to_thread(self.suite.restart, name)
+
+    def mark(self, fault: str) -> None:
+        """Note when a fault hits, for its recovery time."""
+        self.faults.append((fault, time.time()))
 
     def redeliveries(self) -> int:
         """Messages the broker delivered again, as the services logged them."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -12,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import aio_pika
+from redis.asyncio import Redis
 
-from shared.keys import Names
+from shared.keys import Keys, Names
 from shared.messages import Envelope, new_id, utcnow
 from tests.chaos.check import Figures, check
 from tests.chaos.load import (
@@ -111,23 +113,41 @@ async def played(
     stop = asyncio.Event()
     players = [asyncio.create_task(Player(community, record, c).play(stop)) for c in ids]
     await asyncio.sleep(fault_at)
-    fault_started = time.time()
+    first_fault, redelivered = len(stack.faults), stack.redeliveries()
+    stack.target = ids[0] if ids else None
     await fault(stack)
     await asyncio.sleep(max(0.0, seconds - fault_at))
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
     await settle(community, record)
-    later = [t for t in record.successes if t > fault_started]
-    recovery = [min(later) - fault_started] if later else []
+    faults = stack.faults[first_fault:]
     figures = await check(community.client, record.attempts, ids)
     await community.client.aclose()
     return Outcome(
         name,
         figures,
-        recovery,
-        stack.redeliveries(),
-        {"combats": len(ids), "errors_while_retrying": record.errors},
+        recoveries(record, [t for _, t in faults]),
+        stack.redeliveries() - redelivered,
+        {
+            "combats": len(ids),
+            "faults": [f for f, _ in faults],
+            "errors_while_retrying": record.errors,
+        },
     )
+
+
+def recoveries(record: Record, fault_times: list[float]) -> list[float]:
+    """Per fault: until an action sent after it was answered 200 (fully applied)."""
+    out: list[float] = []
+    for at in fault_times:
+        done = [
+            a.answered
+            for a in record.attempts
+            if a.started >= at and a.status == 200 and a.answered is not None
+        ]
+        if done:
+            out.append(min(done) - at)
+    return out
 
 
 def kill_each(services: list[str], *, times: int, every: float) -> Fault:
@@ -142,12 +162,14 @@ def kill_each(services: list[str], *, times: int, every: float) -> Fault:
 
 async def restart_rabbitmq(stack: Stack) -> None:
     for _ in range(2):
+        stack.mark("rabbitmq stop_app + start_app")
         await asyncio.to_thread(stack.rabbit.restart)
         await asyncio.sleep(5)
 
 
 async def restart_redis(stack: Stack) -> None:
     for _ in range(2):
+        stack.mark("redis kill -9 + restart (appendfsync always)")
         await asyncio.to_thread(stack.redis.restart)
         await asyncio.sleep(5)
 
@@ -155,9 +177,11 @@ async def restart_redis(stack: Stack) -> None:
 async def cut_and_slow(stack: Stack) -> None:
     assert stack.rabbit_proxy is not None and stack.redis_proxy is not None
     for _ in range(2):
+        stack.mark("cut every connection")
         stack.rabbit_proxy.cut()
         stack.redis_proxy.cut()
         await asyncio.sleep(4)
+    stack.mark("slow: RabbitMQ +200 ms, Redis +50 ms per chunk")
     stack.rabbit_proxy.slow(0.2)
     stack.redis_proxy.slow(0.05)
     await asyncio.sleep(5)
@@ -189,6 +213,19 @@ async def poison(stack: Stack) -> None:
 
 
 stack_poison: list[str] = []
+
+
+async def combat_room(stack: Stack, combat_id: str | None) -> tuple[str, str, str]:
+    """(combat id, room, tenant) of a live combat, read from its published view."""
+
+    assert combat_id is not None
+    redis = Redis.from_url(stack.redis.url)
+    async with redis:
+        raw = await redis.get(
+            Keys(stack.suite.namespace).combat("turns", combat_id).view_of("turns")
+        )
+    view = json.loads(raw or "{}")
+    return combat_id, str(view["room"]), str(view["tenant"])
 
 
 async def dead_letters(stack: Stack, service: str) -> list[str]:

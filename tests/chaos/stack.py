@@ -34,6 +34,7 @@ class Stack:
     redis_proxy: TcpProxy | None = None
     suite: Suite = field(init=False)
     faults: list[tuple[str, float]] = field(default_factory=list)
+    target: str | None = None  # a live combat a fault may aim at
 
     def __post_init__(self) -> None:
         self.rabbit = PrivateRabbit(self.base / "rabbitmq")

@@ -190,15 +190,21 @@ async def cut_and_slow(stack: Stack) -> None:
 
 
 async def poison(stack: Stack) -> None:
-    """A command whose handler always fails: redelivered to the limit, then dead-lettered."""
+    """A command whose handler always fails: redelivered to the limit, then dead-lettered.
+
+    It names a live combat (so the handler loads it) with a payload that is not an action:
+    not a rule violation (that would be answered), an error on every delivery.
+    """
+    stack.mark("poison message")
     names = Names(stack.suite.namespace)
+    combat_id, room, tenant = await combat_room(stack, stack.target)
     env = Envelope(
         message_id=new_id("m"),
         type="combat.act",
         correlation_id=new_id("a"),
-        combat_id="c_" + "f" * 32,
-        room="poison-room",
-        tenant="chaos",
+        combat_id=combat_id,
+        room=room,
+        tenant=tenant,
         occurred_at=utcnow(),
         payload={"not": "an action"},
     )

@@ -131,9 +131,23 @@ async def played(
         {
             "combats": len(ids),
             "faults": [f for f, _ in faults],
+            "latency_ms": latency(record),
             "errors_while_retrying": record.errors,
         },
     )
+
+
+def latency(record: Record) -> dict[str, float]:
+    """p50 / p99 of acknowledged actions' round trips (retries included)."""
+    spans = sorted(
+        (a.answered - a.started) * 1000
+        for a in record.attempts
+        if a.acknowledged and a.answered is not None
+    )
+    if not spans:
+        return {}
+    pick = lambda q: spans[min(len(spans) - 1, int(q * len(spans)))]  # noqa: E731
+    return {"p50": round(pick(0.50), 1), "p99": round(pick(0.99), 1)}
 
 
 def recoveries(record: Record, fault_times: list[float]) -> list[float]:

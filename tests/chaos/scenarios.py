@@ -146,7 +146,10 @@ def latency(record: Record) -> dict[str, float]:
     )
     if not spans:
         return {}
-    pick = lambda q: spans[min(len(spans) - 1, int(q * len(spans)))]  # noqa: E731
+
+    def pick(q: float) -> float:
+        return spans[min(len(spans) - 1, int(q * len(spans)))]
+
     return {"p50": round(pick(0.50), 1), "p99": round(pick(0.99), 1)}
 
 

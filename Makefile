@@ -17,11 +17,11 @@ STAMP := $(VENV)/.installed
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # Only the test folders that exist: git keeps no empty folder, so a fresh clone may lack one.
-TEST_DIRS := $(wildcard tests/unit tests/integration tests/e2e)
+TEST_DIRS := $(wildcard tests/unit tests/integration tests/e2e tests/chaos)
 TYPED_DIRS := shared services gateway bench tests
 
 .PHONY: help venv install env-file check-deps run test test-unit test-integration test-e2e \
-	lint format bench clean
+	lint format bench chaos clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) \
@@ -63,6 +63,9 @@ run: venv env-file check-deps ## run the gateway and the three services in the f
 
 bench: venv ## run the load generator (python -m bench)
 	$(BIN)/python -m bench
+
+chaos: venv ## every fault scenario on a private RabbitMQ and Redis (python -m tests.chaos)
+	$(BIN)/python -m tests.chaos --out tests/chaos/out/latest.json
 
 # --- tests ---------------------------------------------------------------------------------
 test: venv ## every test: unit, integration and e2e

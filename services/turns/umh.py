@@ -11,7 +11,14 @@ from shared.payloads import ActOnCombat, StartCombat, TimerFired
 
 
 class UmhTurns:
-    """``TurnsRuleset`` for umh: opening, turn order, turn / defense / preparation timers."""
+    """``TurnsRuleset`` for umh (seed 000): who may act, when and at what cost.
+
+    Opening and preparation (umh 1.1, 1.3), joins and vetoes (1.2.3 - 1.2.5), turn order and
+    the lone fighter (1.2.6, 2.2), own / other's / interference turns (2.3 - 2.5), action
+    points (3), per-round / cooldown / per-combat / weekly limits (2.3.1.3, 2.3.4), defense
+    windows of every kind (2.4.2, 8.2), and the end (4.1.1, 4.3.3, 2.3.3.1, 4.2.4); the
+    modules of ``domain/`` name each rule.
+    """
 
     name: str = "umh"
 

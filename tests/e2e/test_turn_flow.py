@@ -91,7 +91,12 @@ async def test_challenge_turns_alternate_pa_refills_and_a_silent_turn_times_out(
         "round.started",
         "turn.started",
     ]
-    assert turn_events[0]["data"] == {"actor": "bruno", "reason": "timeout"}
+    assert turn_events[0]["data"] == {
+        "actor": "bruno",
+        "reason": "timeout",
+        "round": 1,
+        "turn_seq": 2,
+    }
     assert turn_events[3]["data"]["actor"] == "ana"
     ended = of_type(events, "turn.ended")[:4]
     assert [e["data"]["reason"] for e in ended] == ["passed", "timeout", "passed", "passed"]

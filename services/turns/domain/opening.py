@@ -4,10 +4,14 @@ Checks, in order (the first failing one is raised):
 1. ``ruleset_mismatch``: the command and every sheet are ``umh``;
 2. ``duplicate_participant`` (umh 1.2.1): the attacker is not a defender, nobody twice;
 3. ``targets_not_declared`` / ``too_many_initial_targets`` (umh 1.1.2): 1 to 2 defenders;
+   a prisoner challenging his captors (services/states says so) faces up to 3
+   (``too_many_opponents``, umh 4.5.4);
 4. ``unknown_character``: every participant has a sheet (``invalid_request`` if malformed);
-5. challenge (umh 1.1.1.2, A-60, A-61): exactly 1 defender, at most 5 squares (Chebyshev);
+5. challenge (umh 1.1.1.2, A-60, A-61): exactly 1 defender (a prisoner's: up to 3), at most
+   5 squares (Chebyshev);
 6. skill opening (umh 1.1.1.1, 1.1.2, 1.2.2): the attacker's offensive skill, targets equal
-   to the defenders; combos (8.1.1.1.1) and areas (6.1.1) are not refereed yet.
+   to the defenders; a combo is resolved hit by hit (8.1.1.1.1);
+7. its limits (weekly uses, 2.3.4.2) and ``check_declaration`` of shared/rules/umh.
 """
 
 from __future__ import annotations
@@ -15,20 +19,14 @@ from __future__ import annotations
 import copy
 from typing import Any, Final
 
-from pydantic import ValidationError
-
+from services.turns.domain import limits, rulechecks
 from services.turns.domain.flow import enter_preparation
+from services.turns.domain.inflight import InFlight
 from services.turns.domain.outcome import Outcome
+from services.turns.domain.participant import Side
 from services.turns.domain.reactions import declare, open_reactions
-from services.turns.domain.state import (
-    PHASE_OPENING,
-    CombatState,
-    InFlight,
-    Participant,
-    Settings,
-    Side,
-    SkillInfo,
-)
+from services.turns.domain.roster import new_participant, parse_sheet
+from services.turns.domain.state import PHASE_OPENING, CombatState, Settings
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_STARTED, derived_id
@@ -37,6 +35,7 @@ from shared.sheets.umh import Skill, SkillType, UmhSheet
 
 RULESET: Final = "umh"
 MAX_INITIAL_TARGETS: Final = 2
+MAX_PRISONER_OPPONENTS: Final = 3
 CHALLENGE_REACH: Final = 5
 
 
@@ -52,12 +51,17 @@ def check_rulesets(cmd: StartCombat) -> None:
 
 
 def check_sides(cmd: StartCombat) -> None:
-    """umh 1.2.1 / 1.2.2 / 1.1.2: one attacker, 1 to 2 distinct defenders."""
+    """umh 1.2.1 / 1.2.2 / 1.1.2 / 4.5.4: one attacker, 1 to 2 distinct defenders (a
+    prisoner's challenge: up to 3 of his captors)."""
     everyone = [cmd.attacker, *cmd.defenders]
     if len(set(everyone)) != len(everyone):
         raise RuleViolation("duplicate_participant", "umh 1.2.1")
     if not cmd.defenders:
         raise RuleViolation("targets_not_declared", "umh 1.1.2")
+    if cmd.prisoner_challenge:
+        if len(cmd.defenders) > MAX_PRISONER_OPPONENTS:
+            raise RuleViolation("too_many_opponents", "umh 4.5.4", count=len(cmd.defenders), max=3)
+        return
     if len(cmd.defenders) > MAX_INITIAL_TARGETS:
         raise RuleViolation(
             "too_many_initial_targets", "umh 1.1.2", count=len(cmd.defenders), max=2
@@ -66,18 +70,7 @@ def check_sides(cmd: StartCombat) -> None:
 
 def parse_sheets(cmd: StartCombat) -> dict[str, UmhSheet]:
     """Every participant's sheet, validated as a umh sheet."""
-    sheets: dict[str, UmhSheet] = {}
-    for character in (cmd.attacker, *cmd.defenders):
-        raw = cmd.sheets.get(character)
-        if raw is None:
-            raise RuleViolation("unknown_character", None, character=character)
-        try:
-            sheets[character] = UmhSheet.model_validate(raw)
-        except ValidationError as exc:
-            raise RuleViolation(
-                "invalid_request", None, character=character, errors=exc.error_count()
-            ) from exc
-    return sheets
+    return {c: parse_sheet(c, cmd.sheets.get(c)) for c in (cmd.attacker, *cmd.defenders)}
 
 
 def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -86,12 +79,16 @@ def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 
 def check_challenge(cmd: StartCombat) -> None:
-    """umh 1.1.1.2 / A-60 / A-61: a challenge names one user at most 5 squares away."""
-    if len(cmd.defenders) != 1:
+    """umh 1.1.1.2 / A-60 / A-61 / 4.5.4: a challenge names one user (a prisoner's, up to
+    three captors), each at most 5 squares away."""
+    if len(cmd.defenders) != 1 and not cmd.prisoner_challenge:
         raise RuleViolation("invalid_target", "umh 1.1.1.2", count=len(cmd.defenders))
     positions = cmd.positions or {}
-    here, there = positions.get(cmd.attacker), positions.get(cmd.defenders[0])
-    if here is not None and there is not None:
+    here = positions.get(cmd.attacker)
+    for defender in cmd.defenders:
+        there = positions.get(defender)
+        if here is None or there is None:
+            continue
         distance = chebyshev(here, there)
         if distance > CHALLENGE_REACH:
             raise RuleViolation(
@@ -111,51 +108,37 @@ def check_skill_opening(cmd: StartCombat, sheet: UmhSheet) -> Skill:
         raise RuleViolation("targets_not_declared", "umh 1.1.2")
     if len(set(targets)) != len(targets) or set(targets) != set(cmd.defenders):
         raise RuleViolation("invalid_target", "umh 1.2.2", targets=targets)
-    if skill.hits > 1:
-        raise RuleViolation("not_implemented", "umh 8.1.1.1.1", skill=skill.name)
-    if skill.area is not None:
-        raise RuleViolation("not_implemented", "umh 6.1.1", skill=skill.name)
     return skill
 
 
-def skill_info(skill: Skill) -> SkillInfo:
-    return SkillInfo(
-        name=skill.name,
-        pa=skill.pa,
-        type=skill.type.value,
-        defense_kind=skill.defense_kind.value if skill.defense_kind else None,
-        hits=skill.hits,
-        area=skill.area.shape.value if skill.area else None,
-        cooldown_rounds=skill.cooldown_rounds,
-    )
-
-
-def number(value: float) -> float:
-    """JSON-friendly speed: 6.0 is kept as 6."""
-    return int(value) if float(value).is_integer() else value
-
-
-def new_participant(sheet: UmhSheet, side: Side, joined_seq: int, pa: int) -> Participant:
-    """umh 3.1.1 / 2.3.2: everyone starts with his PA and his whole speed."""
-    vel = number(sheet.stats.vel)
-    return Participant(
-        side=side,
-        vel=vel,
-        pa=pa,
-        movement_left=vel,
-        joined_seq=joined_seq,
-        skills={s.name.casefold(): skill_info(s) for s in sheet.skills},
+def settings_of(cmd: StartCombat) -> Settings:
+    """The community settings this combat keeps for its whole life (RULES.md 7.1, A-16,
+    A-20); the join veto window lasts as long as a defense window (umh 1.2.4.1)."""
+    timers = cmd.settings.timers
+    return Settings(
+        turn_seconds=timers.turn_seconds,
+        defense_seconds=timers.defense_seconds,
+        preparation_seconds=timers.preparation_seconds,
+        pa_per_round=cmd.settings.umh.pa_per_round,
+        disconnect_seconds=timers.disconnect_seconds,
+        join_veto_seconds=timers.defense_seconds,
+        uses_per_combat_annul_anticipate=cmd.settings.umh.uses_per_combat_annul_anticipate,
+        timezone=cmd.settings.timezone,
     )
 
 
 def new_state(
     cmd: StartCombat, sheets: dict[str, UmhSheet], tenant: str, room: str, now_ms: int
 ) -> CombatState:
-    timers = cmd.settings.timers
-    pa = cmd.settings.umh.pa_per_round
-    participants = {cmd.attacker: new_participant(sheets[cmd.attacker], "attackers", 0, pa)}
-    for seq, defender in enumerate(cmd.defenders, start=1):
-        participants[defender] = new_participant(sheets[defender], "defenders", seq, pa)
+    settings = settings_of(cmd)
+    sides: list[tuple[str, Side]] = [(cmd.attacker, "attackers")]
+    sides += [(d, "defenders") for d in cmd.defenders]
+    participants = {
+        c: new_participant(
+            sheets[c], cmd.sheets[c], side, seq, settings, now_ms, cmd.weekly_uses.get(c)
+        )
+        for seq, (c, side) in enumerate(sides)
+    }
     return CombatState(
         id=cmd.combat_id,
         tenant=tenant,
@@ -163,15 +146,13 @@ def new_state(
         initiator=cmd.attacker,
         sides={"attackers": [cmd.attacker], "defenders": list(cmd.defenders)},
         participants=participants,
-        settings=Settings(
-            turn_seconds=timers.turn_seconds,
-            defense_seconds=timers.defense_seconds,
-            preparation_seconds=timers.preparation_seconds,
-            pa_per_round=pa,
-        ),
+        settings=settings,
         created_at_ms=now_ms,
         phase=PHASE_OPENING,
         positions={c: [x, y] for c, (x, y) in (cmd.positions or {}).items()},
+        heights={c: sheets[c].position.value for c in sheets},
+        opening_skill=cmd.opening.skill if cmd.opening.kind == "skill" else None,
+        prisoner_challenge=cmd.prisoner_challenge,
     )
 
 
@@ -206,12 +187,24 @@ def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> Decision[
     else:
         skill = check_skill_opening(cmd, sheets[cmd.attacker])
     state = new_state(cmd, sheets, tenant, room, now_ms)
+    if skill is not None:
+        check_opening_limits(state, cmd, skill, now_ms)
     out = Outcome()
     out.emit(COMBAT_STARTED, started_payload(cmd, state, now_ms))
     if skill is None:
         enter_preparation(state, out, now_ms)
         return out.decision(state)
     action_id = derived_id("a", state.id, "opening")
+    info = state.participants[cmd.attacker].skill(skill.name)
+    assert info is not None
+    limits.note_use(
+        state.participants[cmd.attacker],
+        info,
+        round_=0,
+        now_ms=now_ms,
+        settings=state.settings,
+        in_round=False,
+    )
     action = InFlight(
         attacker=cmd.attacker,
         skill=skill.name,
@@ -219,7 +212,21 @@ def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> Decision[
         opening=True,
         round=0,
         turn_seq=0,
+        hits=skill.hits,
     )
-    declare(state, out, action_id, action, 0)
+    declare(state, out, action_id, action, info)
     open_reactions(state, out, action_id, now_ms)
     return out.decision(state)
+
+
+def check_opening_limits(state: CombatState, cmd: StartCombat, skill: Skill, now_ms: int) -> None:
+    """umh 2.3.4.2 / 2.3.4.1: the opening skill's weekly and per-combat uses; then the checks
+    of shared/rules/umh (reach, heights, umh 1.1.2 / 10.2). It spends no PA."""
+    player = state.participants[cmd.attacker]
+    info = player.skill(skill.name)
+    assert info is not None
+    limits.check_weekly(player, info, now_ms, state.settings)
+    limits.check_per_combat(player, info)
+    rulechecks.declaration(
+        state, cmd.attacker, skill.name, list(cmd.opening.targets), [], in_own_turn=True
+    )

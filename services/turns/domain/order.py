@@ -52,17 +52,25 @@ def alternate(first: Sequence[str], second: Sequence[str]) -> list[str]:
     return order
 
 
-def first_round_order(initiator: Fighter, targets: Sequence[Fighter]) -> list[str]:
-    """umh 2.2.1 / 2.2.1.2 / A-66: the aggressor, then the targets by speed.
+def first_round_order(
+    initiator: Fighter,
+    targets: Sequence[Fighter],
+    allies: Sequence[Fighter] = (),
+    joiners: Sequence[Fighter] = (),
+) -> list[str]:
+    """umh 2.2.1 / 2.2.1.2 / A-66 / 2.2.2: the aggressor, then the targets by speed.
 
     Targets with the same speed keep their declared order (2.2.1.2 default; ``targets``
     is given in that order). One attacker against two or more targets is a lone fighter
-    who starts: attacker, D1, attacker, D2 (A-66, vector T000-02).
+    who starts: attacker, D1, attacker, D2 (A-66, vector T000-02). Whoever joined during the
+    preparation round (``allies`` of the aggressor, ``joiners`` of the defenders) follows
+    his side's original members by speed and join time (2.2.2, 2.2.3), the sides
+    alternating as in later rounds (2.2.4.1).
     """
-    ranked = [t.id for t in sorted(targets, key=lambda t: -t.vel)]
-    if len(ranked) >= 2:
-        return lone_fighter_order(initiator.id, ranked, lone_starts=True)
-    return [initiator.id, *ranked]
+    ranked = sorted(targets, key=lambda t: -t.vel)
+    defenders = [t.id for t in ranked] + [f.id for f in by_speed(joiners, initiator.id)]
+    attackers = [initiator.id] + [f.id for f in by_speed(allies, initiator.id)]
+    return interleave(attackers, defenders)
 
 
 def starting_side(ranked: dict[str, list[Fighter]], initiator_side: str) -> str:
@@ -90,9 +98,32 @@ def round_order(fighters: Sequence[Fighter], initiator: str, initiator_side: str
         return [f.id for f in next(iter(sides.values()))]
     first = starting_side(sides, initiator_side)
     second = next(side for side in sides if side != first)
-    starters, others = sides[first], sides[second]
+    return interleave([f.id for f in sides[first]], [f.id for f in sides[second]])
+
+
+def interleave(starters: Sequence[str], others: Sequence[str]) -> list[str]:
+    """umh 1.2.6 / 2.2.4 / 2.2.4.1 / A-13 / A-14: two ranked sides, ``starters`` first.
+
+    One against N >= 2 is the lone-fighter order (whoever starts); any other shape
+    alternates the sides and appends the rest of the larger side in speed order.
+    """
     if len(starters) == 1 and len(others) >= 2:
-        return lone_fighter_order(starters[0].id, [f.id for f in others], lone_starts=True)
+        return lone_fighter_order(starters[0], others, lone_starts=True)
     if len(others) == 1 and len(starters) >= 2:
-        return lone_fighter_order(others[0].id, [f.id for f in starters], lone_starts=False)
-    return alternate([f.id for f in starters], [f.id for f in others])
+        return lone_fighter_order(others[0], starters, lone_starts=False)
+    return alternate(starters, others)
+
+
+def with_late_joiner(
+    order: Sequence[str], played_up_to: int, newcomers: Sequence[Fighter], initiator: str
+) -> list[str]:
+    """umh 2.2.2 / 2.2.3: someone joined during a round: he plays at its end.
+
+    ``newcomers`` are this round's joiners whose turn has not started yet (the new one
+    included): they follow the entries already in the order, by total speed, ties by join
+    time; from the next round everyone is reordered (2.2.5).
+    """
+    ids = {f.id for f in newcomers}
+    cut = next((i for i in range(played_up_to + 1, len(order)) if order[i] in ids), len(order))
+    kept = list(order[:cut]) + [c for c in order[cut:] if c not in ids]
+    return kept + [f.id for f in by_speed(newcomers, initiator)]

@@ -3,33 +3,26 @@
 At the interface the state is a JSON-ready dict (the runtime stores it as is). Every entry
 point parses it with :meth:`CombatState.from_dict`, which copies every container, works on
 that copy and hands back :meth:`CombatState.to_dict`; so no function mutates its input.
+Participants live in ``participant.py``, actions in flight in ``inflight.py``.
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Final
 
+from services.turns.domain.inflight import InFlight
+from services.turns.domain.participant import Participant, Side, clone
 from shared.errors import RuleViolation
 
-Side = Literal["attackers", "defenders"]
-Status = Literal["active", "down", "fled", "disconnected"]
 SIDES: Final[tuple[Side, Side]] = ("attackers", "defenders")
+SIDE_SLOTS: Final = 3
+"""umh 1.2.3: at most three participants per side unless a skill raises it."""
 
 PHASE_OPENING: Final = "opening"
 PHASE_PREPARATION: Final = "preparation"
 PHASE_FIGHTING: Final = "fighting"
 PHASE_ENDED: Final = "ended"
-
-# Participant statuses (API.md "Combats").
-ACTIVE: Final = "active"
-DOWN: Final = "down"
-
-# Reaction (defense window) statuses (umh 2.4.2).
-OPEN: Final = "open"
-ANSWERED: Final = "answered"
-TIMED_OUT: Final = "timed_out"
 
 
 def other_side(side: str) -> Side:
@@ -37,133 +30,14 @@ def other_side(side: str) -> Side:
     return "defenders" if side == "attackers" else "attackers"
 
 
-@dataclass
-class SkillInfo:
-    """What turns needs to know of a skill of the sheet (umh 3.1.2, 8.1, 8.2)."""
-
-    name: str
-    pa: int
-    type: str
-    defense_kind: str | None = None
-    hits: int = 1
-    area: str | None = None
-    cooldown_rounds: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> SkillInfo:
-        return cls(**d)
-
-
-@dataclass
-class Participant:
-    """One combatant: side, status and the counters turns owns (umh 1.2, 2.3.2, 3.1)."""
-
-    side: Side
-    vel: float
-    pa: int
-    movement_left: float
-    joined_seq: int
-    skills: dict[str, SkillInfo]
-    status: Status = ACTIVE
-    reached_zero_vit: bool = False
-    cooldowns: dict[str, int] = field(default_factory=dict)
-    uses: dict[str, int] = field(default_factory=lambda: {"annul_anticipate": 0})
-
-    @property
-    def active(self) -> bool:
-        return self.status == ACTIVE
-
-    def skill(self, name: str) -> SkillInfo | None:
-        """A skill by name, case-insensitively (casefold), like ``UmhSheet.skill``."""
-        return self.skills.get(name.casefold())
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **vars(self),
-            "skills": {k: v.to_dict() for k, v in self.skills.items()},
-            "cooldowns": dict(self.cooldowns),
-            "uses": dict(self.uses),
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Participant:
-        return cls(
-            side=d["side"],
-            vel=d["vel"],
-            pa=d["pa"],
-            movement_left=d["movement_left"],
-            joined_seq=d["joined_seq"],
-            skills={k: SkillInfo.from_dict(v) for k, v in d["skills"].items()},
-            status=d["status"],
-            reached_zero_vit=d["reached_zero_vit"],
-            cooldowns=dict(d["cooldowns"]),
-            uses=dict(d["uses"]),
-        )
-
-
-@dataclass
-class Reaction:
-    """One target's defense window on an action (umh 2.4.2, 8.1.1.3)."""
-
-    deadline_ms: int
-    timer_id: str | None
-    status: str = OPEN
-    skill: str | None = None
-    resist: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Reaction:
-        return cls(**d)
-
-
-@dataclass
-class InFlight:
-    """A declared action waiting for its reactions and then for ``action.resolved``."""
-
-    attacker: str
-    skill: str
-    targets: list[str]
-    opening: bool
-    round: int
-    turn_seq: int
-    reactions: dict[str, Reaction] = field(default_factory=dict)
-    resolution_requested: bool = False
-
-    @property
-    def all_reactions_in(self) -> bool:
-        """umh 2.1.3 / A-100: every window answered or closed; the action can resolve."""
-        return all(r.status != OPEN for r in self.reactions.values())
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **vars(self),
-            "targets": list(self.targets),
-            "reactions": {k: v.to_dict() for k, v in self.reactions.items()},
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> InFlight:
-        return cls(
-            attacker=d["attacker"],
-            skill=d["skill"],
-            targets=list(d["targets"]),
-            opening=d["opening"],
-            round=d["round"],
-            turn_seq=d["turn_seq"],
-            reactions={k: Reaction.from_dict(v) for k, v in d["reactions"].items()},
-            resolution_requested=d["resolution_requested"],
-        )
+def _known(cls: type, d: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in fields(cls)}
+    return {k: clone(v) for k, v in d.items() if k in names}
 
 
 @dataclass
 class Turn:
-    """The current own turn (umh 2.3): its clock runs, or is paused by a defense (2.4.2)."""
+    """The current own turn (umh 2.3): its clock runs, or is paused (2.4.2, 2.5)."""
 
     actor: str
     deadline_ms: int | None
@@ -175,7 +49,7 @@ class Turn:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Turn:
-        return cls(**d)
+        return cls(**_known(cls, d))
 
 
 @dataclass
@@ -187,28 +61,41 @@ class ArmedTimer:
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "due_ms": self.due_ms, "data": copy.deepcopy(self.data)}
+        return {"kind": self.kind, "due_ms": self.due_ms, "data": clone(self.data)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ArmedTimer:
-        return cls(kind=d["kind"], due_ms=d["due_ms"], data=copy.deepcopy(d["data"]))
+        return cls(kind=d["kind"], due_ms=d["due_ms"], data=clone(d["data"]))
 
 
 @dataclass
 class Settings:
-    """The community settings copied into the combat at its start (RULES.md 7.1, A-16)."""
+    """The community settings copied into the combat at its start (RULES.md 7.1, 6.1).
+
+    The ``reading_*`` fields are the readings of RULES.md 6.1 marked "config", with the
+    recommended reading as default (A-15, A-19, A-20, A-61, A-99).
+    """
 
     turn_seconds: int
     defense_seconds: int
     preparation_seconds: int
     pa_per_round: int
+    disconnect_seconds: int = 600
+    join_veto_seconds: int = 300
+    uses_per_combat_annul_anticipate: int = 5
+    timezone: str = "Europe/Madrid"
+    reading_lone_bucket_capped: bool = True
+    reading_cooldown_round_of_use_counts: bool = False
+    reading_shared_reaction_counter: bool = False
+    reading_grid_metric: str = "chebyshev"
+    reading_ready_ends_preparation: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Settings:
-        return cls(**d)
+        return cls(**_known(cls, d))
 
 
 @dataclass
@@ -217,13 +104,74 @@ class Result:
 
     winner: Side | None
     reason: str
+    annul_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Result:
-        return cls(**d)
+        return cls(**_known(cls, d))
+
+
+@dataclass
+class PendingJoin:
+    """An IRRUMPIR waiting out its veto window (umh 1.2.4.1): visible, not yet a participant."""
+
+    side: Side
+    via: str
+    sheet: dict[str, Any]
+    requested_at_ms: int
+    seq: int
+    deadline_ms: int
+    timer_id: str | None
+    vetoes: list[str] = field(default_factory=list)
+    weekly_uses: dict[str, int] = field(default_factory=dict)
+    skill: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return clone(dict(vars(self)))  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PendingJoin:
+        return cls(**_known(cls, d))
+
+
+@dataclass
+class Interference:
+    """An interference turn inside the current general turn (umh 2.5): free (move and one
+    skill, 2.5.3.1) or predetermined (only ``skill``, plus supplementaries, 2.5.3.2)."""
+
+    holder: str
+    kind: str
+    granted_by: str
+    skill: str | None = None
+    deadline_ms: int | None = None
+    timer_id: str | None = None
+    skills_used: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Interference:
+        return cls(**_known(cls, d))
+
+
+NESTED: Final = frozenset(
+    {
+        "participants",
+        "settings",
+        "turn",
+        "actions",
+        "timers",
+        "result",
+        "pending_joins",
+        "interference",
+        "interference_queue",
+    }
+)
+"""The fields of :class:`CombatState` that are dataclasses of their own."""
 
 
 @dataclass
@@ -242,6 +190,7 @@ class CombatState:
     phase: str = PHASE_OPENING
     round: int = 0
     positions: dict[str, list[int]] = field(default_factory=dict)
+    heights: dict[str, str] = field(default_factory=dict)
     turn_order: list[str] = field(default_factory=list)
     turn_index: int = 0
     turn_seq: int = 0
@@ -252,6 +201,17 @@ class CombatState:
     phase_deadline_ms: int | None = None
     result: Result | None = None
     ended_at_ms: int | None = None
+    opening_skill: str | None = None
+    prisoner_challenge: bool = False
+    slot_boosts: dict[str, int] = field(default_factory=dict)
+    pending_joins: dict[str, PendingJoin] = field(default_factory=dict)
+    join_seq: int = 0
+    pact_offers: list[str] = field(default_factory=list)
+    stalemate_rounds: int = 0
+    round_offensive: bool = False
+    round_timeouts: bool = False
+    interference: Interference | None = None
+    interference_queue: list[Interference] = field(default_factory=list)
 
     # --- queries ---------------------------------------------------------------------
     def participant(self, character: str) -> Participant:
@@ -262,53 +222,60 @@ class CombatState:
         return found
 
     def active_members(self, side: str) -> list[str]:
+        """The side's members who may act now (standing and connected)."""
         return [c for c in self.sides[side] if self.participants[c].active]
 
+    def fighting_members(self, side: str) -> list[str]:
+        """The side's members who still count (umh 4.1.1, 4.3.3: within the grace too)."""
+        return [c for c in self.sides[side] if self.participants[c].in_fight]
+
     def awaiting_defense(self) -> bool:
-        """umh 2.4.2 / A-100: an action with reactions is still open or not yet resolved."""
-        return any(a.reactions for a in self.actions.values())
+        """umh 2.4.2 / A-100: an action with windows is still open or not yet resolved."""
+        return any(a.has_windows for a in self.actions.values())
+
+    def capacity(self, side: str) -> int:
+        """umh 1.2.3: three places per side, plus one slot-raising skill's places."""
+        return SIDE_SLOTS + self.slot_boosts.get(side, 0)
+
+    def slots_used(self, side: str) -> int:
+        """umh 1.2.5 / A-12: everyone who ever entered (fled and fallen too), plus the
+        IRRUMPIR entries waiting out their veto window."""
+        pending = sum(1 for j in self.pending_joins.values() if j.side == side)
+        return len(self.sides[side]) + pending
 
     # --- (de)serialisation -----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready copy that shares nothing mutable with this object."""
-        return {
-            **vars(self),
-            "sides": {k: list(v) for k, v in self.sides.items()},
-            "participants": {k: v.to_dict() for k, v in self.participants.items()},
-            "settings": self.settings.to_dict(),
-            "positions": {k: list(v) for k, v in self.positions.items()},
-            "turn_order": list(self.turn_order),
-            "turn": self.turn.to_dict() if self.turn else None,
-            "actions": {k: v.to_dict() for k, v in self.actions.items()},
-            "timers": {k: v.to_dict() for k, v in self.timers.items()},
-            "result": self.result.to_dict() if self.result else None,
-        }
+        data = {k: clone(v) for k, v in vars(self).items() if k not in NESTED}
+        data.update(
+            participants={k: v.to_dict() for k, v in self.participants.items()},
+            settings=self.settings.to_dict(),
+            turn=self.turn.to_dict() if self.turn else None,
+            actions={k: v.to_dict() for k, v in self.actions.items()},
+            timers={k: v.to_dict() for k, v in self.timers.items()},
+            result=self.result.to_dict() if self.result else None,
+            pending_joins={k: v.to_dict() for k, v in self.pending_joins.items()},
+            interference=self.interference.to_dict() if self.interference else None,
+            interference_queue=[i.to_dict() for i in self.interference_queue],
+        )
+        return data
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CombatState:
-        turn = d["turn"]
-        result = d["result"]
-        return cls(
-            id=d["id"],
-            tenant=d["tenant"],
-            room=d["room"],
-            initiator=d["initiator"],
-            sides={k: list(v) for k, v in d["sides"].items()},
+        names = {f.name for f in fields(cls)} - NESTED
+        plain = {k: clone(v) for k, v in d.items() if k in names}
+        turn, result, interference = d.get("turn"), d.get("result"), d.get("interference")
+        plain.update(
             participants={k: Participant.from_dict(v) for k, v in d["participants"].items()},
             settings=Settings.from_dict(d["settings"]),
-            created_at_ms=d["created_at_ms"],
-            ruleset=d["ruleset"],
-            phase=d["phase"],
-            round=d["round"],
-            positions={k: list(v) for k, v in d["positions"].items()},
-            turn_order=list(d["turn_order"]),
-            turn_index=d["turn_index"],
-            turn_seq=d["turn_seq"],
             turn=Turn.from_dict(turn) if turn is not None else None,
             actions={k: InFlight.from_dict(v) for k, v in d["actions"].items()},
             timers={k: ArmedTimer.from_dict(v) for k, v in d["timers"].items()},
-            timer_seq=d["timer_seq"],
-            phase_deadline_ms=d["phase_deadline_ms"],
             result=Result.from_dict(result) if result is not None else None,
-            ended_at_ms=d["ended_at_ms"],
+            pending_joins={
+                k: PendingJoin.from_dict(v) for k, v in d.get("pending_joins", {}).items()
+            },
+            interference=Interference.from_dict(interference) if interference else None,
+            interference_queue=[Interference.from_dict(i) for i in d.get("interference_queue", [])],
         )
+        return cls(**plain)

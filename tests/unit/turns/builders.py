@@ -33,11 +33,73 @@ DEFENSE_KINDS = {
     "Réplica": "counter",
     "Espejo": "reflection",
 }
+JAB = "Jab"  # offensive, 1 PA (umh 3.4)
+WINK = "Guiño"  # supplementary, 0 PA (umh 3.3)
+SLASH = "Tajo"  # offensive, 2 PA, cooldown 2 rounds (umh 2.3.4)
+TWICE = "Doble"  # offensive, 1 PA, twice per round (umh 2.3.1.3)
+WEEKLY = "Semanal"  # supplementary, once a week (umh 2.3.4.2)
+RUN = "Huida"  # a flight skill with its own cooldown (umh 4.1.1.1)
+PORTAL = "Portal"  # a teleporting flight skill (umh 7.1.1.1)
+RALLY = "Refuerzo"  # raises the side's slots by 1 (umh 1.2.3)
+ENTRY = "Entrada"  # an entry skill (umh 1.2.4.1)
+ORDER = "Orden"  # grants a free interference turn (umh 2.5.3.1)
+COMMAND = "Mando"  # grants a predetermined interference turn: Puño (umh 2.5.3.2)
+FLY = "Vuelo"  # sets the user's height to voladora (umh 10.1)
+SHOUT = "Grito"  # offensive, needs the voice (umh 11.5.8)
+MIND = "Telepatía"  # offensive, telepathic (umh 11.4.2)
+LEAP = "Salto"  # an evasion that needs the legs (umh 11.5.1)
+FORESIGHT = "Presagio"  # an anticipation with 2 uses per combat (umh 2.3.4.1)
+QUICK = "Reflejo"  # supplementary, usable out of turn (umh 2.4.1)
+READY_UP = "Preparar"  # supplementary, usable in the preparation round (umh 1.3.3)
 
 
 def skill(name: str, **fields: Any) -> dict[str, Any]:
     base: dict[str, Any] = {"name": name, "tier": 1, "pa": 1, "type": "offensive"}
     return {**base, "natures": ["fisica"], **fields}
+
+
+def join_cmd(
+    joiner: str,
+    side: str = "defenders",
+    via: str = "irrumpir",
+    *,
+    n: int | str = "join",
+    skill_name: str | None = None,
+    vel: float = 5,
+    weekly: dict[str, int] | None = None,
+) -> ActOnCombat:
+    """A ``join`` with the joiner's sheet snapshot, as the gateway sends it."""
+    action: dict[str, Any] = {"type": "join", "actor": joiner, "side": side, "via": via}
+    if skill_name is not None:
+        action["skill"] = skill_name
+    return ActOnCombat.model_validate(
+        {
+            "action_id": action_id(f"{n}-{joiner}"),
+            "action": action,
+            "sheet": sheet(joiner.title(), vel=vel),
+            "weekly_uses": weekly or {},
+        }
+    )
+
+
+def joined(state: dict[str, Any], cmd: ActOnCombat, now_ms: int) -> Decision[Any]:
+    return TURNS.act(state, cmd, now_ms=now_ms)
+
+
+def passes(state: dict[str, Any], actor: str, now_ms: int, n: int | str = "pass") -> dict[str, Any]:
+    """``actor`` passes his turn (umh 2.3.3)."""
+    action = {"type": "pass_turn", "actor": actor}
+    return new_state(TURNS.act(state, act_cmd(action, f"{n}-{actor}"), now_ms=now_ms))
+
+
+def play_round(state: dict[str, Any], now_ms: int, n: int | str = "r") -> dict[str, Any]:
+    """Every turn left in this round passes (umh 2.3.3): the next round starts."""
+    start = state["round"]
+    i = 0
+    while state["phase"] == "fighting" and state["round"] == start:
+        i += 1
+        state = passes(state, state["turn"]["actor"], now_ms, f"{n}-{start}-{i}")
+    return state
 
 
 def sheet(name: str, *, vel: float = 5, ruleset: str = "umh") -> dict[str, Any]:
@@ -55,9 +117,32 @@ def sheet(name: str, *, vel: float = 5, ruleset: str = "umh") -> dict[str, Any]:
             skill(COMBO, hits=3, damage=50),
             skill(WAVE, area={"shape": "square", "size": 1}, damage=50),
             *(
-                skill(n, type="defensive", defense_kind=kind, defense=100)
+                skill(n, type="defensive", defense_kind=kind, defense=100, damage=50)
                 for n, kind in DEFENSE_KINDS.items()
             ),
+            skill(JAB, pa=1, damage=10),
+            skill(WINK, pa=0, type="supplementary"),
+            skill(SLASH, pa=2, damage=100, cooldown_rounds=2),
+            skill(TWICE, pa=1, damage=10, uses_per_round=2),
+            skill(WEEKLY, type="supplementary", uses_per_week=1),
+            skill(RUN, type="supplementary", flight=True, flight_cooldown_hours=24),
+            skill(PORTAL, type="supplementary", flight=True, natures=["teletransportadora"]),
+            skill(RALLY, type="supplementary", raises_slots=1),
+            skill(ENTRY, type="supplementary", joins_combat=True),
+            skill(ORDER, type="supplementary", grants_interference="free"),
+            skill(
+                COMMAND,
+                type="supplementary",
+                grants_interference="predetermined",
+                interference_skill=ATTACK,
+            ),
+            skill(FLY, type="supplementary", sets_position="voladora"),
+            skill(SHOUT, damage=10, speech=True),
+            skill(MIND, damage=10, telepathic=True, natures=["psionica"]),
+            skill(LEAP, type="defensive", defense_kind="evasion", needs_legs=True),
+            skill(FORESIGHT, type="defensive", defense_kind="anticipation", uses_per_combat=2),
+            skill(QUICK, type="supplementary", out_of_turn=True),
+            skill(READY_UP, type="supplementary", preparation=True),
         ],
     }
 
@@ -72,6 +157,9 @@ def start_cmd(
     sheets: dict[str, dict[str, Any]] | None = None,
     ruleset: str = "umh",
     pa_per_round: int = 10,
+    prisoner: bool = False,
+    weekly_uses: dict[str, dict[str, int]] | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> StartCombat:
     """A ``combat.start``; a challenge unless ``opening`` says otherwise."""
     speeds = vel or {}
@@ -86,7 +174,9 @@ def start_cmd(
             "opening": opening or {"kind": "challenge"},
             "positions": positions,
             "sheets": sheets,
-            "settings": {"umh": {"pa_per_round": pa_per_round}},
+            "settings": settings or {"umh": {"pa_per_round": pa_per_round}},
+            "prisoner_challenge": prisoner,
+            "weekly_uses": weekly_uses or {},
         }
     )
 
@@ -168,7 +258,9 @@ def now_of(state: dict[str, Any]) -> int:
     return int(turn["deadline_ms"]) - int(state["settings"]["turn_seconds"]) * SECOND
 
 
-def act(state: dict[str, Any], action: dict[str, Any], now_ms: int, n: int = 1) -> Decision[Any]:
+def act(
+    state: dict[str, Any], action: dict[str, Any], now_ms: int, n: int | str = 1
+) -> Decision[Any]:
     return TURNS.act(state, act_cmd(action, n), now_ms=now_ms)
 
 
@@ -196,3 +288,28 @@ def resolved(action: str, *, downs: tuple[str, ...] = ()) -> dict[str, Any]:
         ],
         "downs": list(downs),
     }
+
+
+def settle(state: dict[str, Any], now_ms: int) -> dict[str, Any]:
+    """Every open window times out and every requested resolution comes back (no damage)."""
+    for timer_id, timer in list(state["timers"].items()):
+        if timer["kind"] in ("defense", "answer") and timer_id in state["timers"]:
+            state = new_state(fire(state, timer_id, now_ms))
+    for aid, flight in list(state["actions"].items()):
+        if flight["resolution_requested"]:
+            answer = {**resolved(aid), "attacker": flight["attacker"], "skill": flight["skill"]}
+            state = new_state(TURNS.on_event(state, "action.resolved", answer, now_ms=now_ms))
+    return state
+
+
+def use(
+    state: dict[str, Any],
+    actor: str,
+    skill_name: str,
+    now_ms: int,
+    n: int | str,
+    targets: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """``actor`` uses a skill; its windows time out and it resolves with no damage."""
+    action = {"type": "skill", "actor": actor, "skill": skill_name, "targets": list(targets)}
+    return settle(new_state(act(state, action, now_ms, n=n)), now_ms)

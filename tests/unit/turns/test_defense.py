@@ -66,6 +66,10 @@ def test_offensive_skill_pauses_the_clock_and_opens_windows() -> None:
         "pa_spent": 2,
         "opening": False,
         "round": 1,
+        "offensive": True,
+        "general_action": True,
+        "interference": False,
+        "weekly_limit": None,
     }
     assert payload(decision, "reaction.requested") == {
         "action_id": action_id(1),
@@ -73,6 +77,9 @@ def test_offensive_skill_pauses_the_clock_and_opens_windows() -> None:
         "attacker": "ana",
         "skill": ATTACK,
         "deadline_ms": now + 5 * MINUTE,
+        "hit": 1,
+        "hits": 1,
+        "anticipation_by": None,
     }
     assert payload(decision, "turn.paused") == {"actor": "ana", "remaining_ms": 2 * MINUTE}
     assert decision.cancel == [turn_timer]
@@ -90,6 +97,9 @@ def test_offensive_skill_pauses_the_clock_and_opens_windows() -> None:
             "attacker": "ana",
             "skill": ATTACK,
             "deadline": "2023-11-14T22:23:20.000Z",
+            "hit": 1,
+            "hits": 1,
+            "anticipation_by": None,
         }
     ]
 
@@ -106,6 +116,10 @@ def test_t000_25_clock_resumes_with_what_was_left() -> None:
         "reactor": "bruno",
         "skill": SHIELD,
         "resist": False,
+        "hit": 1,
+        "kind": "internal",
+        "anticipation_by": None,
+        "pa_spent": 1,
     }
     request = ResolutionRequested.model_validate(payload(decision, "resolution.requested"))
     assert request.reactions["bruno"].skill == SHIELD
@@ -208,10 +222,16 @@ def test_supplementary_skill_resolves_at_once_without_pausing() -> None:
             id="umh-8.1.1.3-not-targeted",
         ),
         pytest.param(
+            {"actor": "bruno", "action_id": action_id(1), "resist": True, "skill": SHIELD},
+            "invalid_request",
+            "umh 8.1.1.3",
+            id="umh-8.1.1.3-resistir-and-a-skill",
+        ),
+        pytest.param(
             {"actor": "bruno", "action_id": action_id(1), "resist": True},
-            "not_implemented",
+            "resist_not_allowed",
             "umh 7.1.2.3",
-            id="umh-7.1.2.3-resistir-later",
+            id="umh-7.1.2.3-resistir-a-physical-skill-check-reaction",
         ),
         pytest.param(
             {"actor": "bruno", "action_id": action_id(1), "skill": "Nada"},
@@ -234,13 +254,19 @@ def test_supplementary_skill_resolves_at_once_without_pausing() -> None:
         *(
             pytest.param(
                 {"actor": "bruno", "action_id": action_id(1), "skill": name},
-                "not_implemented",
+                code,
                 rule,
-                id=f"{rule.replace(' ', '-')}-{kind}-later",
+                id=f"{rule.replace(' ', '-')}-{kind}-{code.replace('_', '-')}",
             )
-            for (name, kind), rule in zip(
+            for (name, kind), (code, rule) in zip(
                 DEFENSE_KINDS.items(),
-                ["umh 8.2.1", "umh 8.2.2", "umh 8.2.3", "umh 8.2.4", "umh 8.2.5"],
+                [
+                    ("insufficient_pa", "umh 3.1.2"),
+                    ("use_number_missing", "umh 2.3.1.2"),
+                    ("use_number_missing", "umh 2.3.1.2"),
+                    ("insufficient_pa", "umh 3.1.2"),
+                    ("use_number_missing", "umh 2.3.1.2"),
+                ],
                 strict=True,
             )
         ),

@@ -129,7 +129,12 @@ def test_fallen_current_actor_ends_his_turn() -> None:
         state, "action.resolved", resolved(action_id(1), downs=("bruno",)), now_ms=now
     )
     assert types(decision) == ["action.completed", "turn.ended", "turn.started"]
-    assert payload(decision, "turn.ended") == {"actor": "bruno", "reason": "down"}
+    assert payload(decision, "turn.ended") == {
+        "actor": "bruno",
+        "reason": "down",
+        "round": 1,
+        "turn_seq": 2,
+    }
     assert payload(decision, "turn.started")["actor"] == "ana"
 
 

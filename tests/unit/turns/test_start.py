@@ -19,7 +19,6 @@ from .builders import (
     SHIELD,
     T0,
     TURNS,
-    WAVE,
     attack_opening,
     new_state,
     payload,
@@ -127,16 +126,10 @@ def cypher_sheet() -> dict[str, Any]:
             id="umh-1.2.2-target-twice",
         ),
         pytest.param(
-            start_cmd(opening=attack_opening("bruno", skill_name=COMBO)),
-            "not_implemented",
-            "umh 8.1.1.1.1",
-            id="umh-8.1.1.1.1-combo-opening-later",
-        ),
-        pytest.param(
-            start_cmd(opening=attack_opening("bruno", skill_name=WAVE)),
-            "not_implemented",
-            "umh 6.1.1",
-            id="umh-6.1.1-area-opening-later",
+            start_cmd(defenders=("bruno", "carla", "dani", "eva"), prisoner=True),
+            "too_many_opponents",
+            "umh 4.5.4",
+            id="umh-4.5.4-T000-36-prisoner-challenges-four-captors",
         ),
     ],
 )
@@ -162,6 +155,14 @@ def test_start_rejects(cmd: StartCombat, code: str, rule: str | None) -> None:
         pytest.param(
             start_cmd(opening=attack_opening("bruno", skill_name="puño")),
             id="umh-1.1.1.1-skill-name-casefold",
+        ),
+        pytest.param(
+            start_cmd(defenders=("bruno", "carla", "dani"), prisoner=True),
+            id="umh-4.5.4-T000-36-prisoner-challenges-three-captors",
+        ),
+        pytest.param(
+            start_cmd(opening=attack_opening("bruno", skill_name=COMBO)),
+            id="umh-8.1.1.1.1-combo-opening-hit-by-hit",
         ),
     ],
 )
@@ -191,9 +192,21 @@ def test_challenge_goes_straight_to_preparation() -> None:
         "side": "attackers",
         "status": "active",
         "pa": 10,
+        "pa_bonus": 0,
         "movement_left": 6,
         "cooldowns": {},
         "uses": {"annul_anticipate": 0},
+        "uses_this_combat": {},
+        "uses_this_round": {},
+        "weekly_uses": {},
+        "offensive_1pa_this_round": 0,
+        "zero_pa_actions_this_turn": 0,
+        "position": {"square": None, "height": "suelo"},
+        "effects": [],
+        "blocks": [],
+        "joined": None,
+        "ready": False,
+        "disconnected": None,
     }
 
 
@@ -236,6 +249,10 @@ def test_skill_opening_opens_one_defense_window_per_target() -> None:
         "pa_spent": 0,
         "opening": True,
         "round": 0,
+        "offensive": True,
+        "general_action": True,
+        "interference": False,
+        "weekly_limit": None,
     }
     requested = [e.payload for e in decision.events if e.type == "reaction.requested"]
     assert [r["reactor"] for r in requested] == ["bruno", "carla"]

@@ -74,6 +74,12 @@ def test_view_has_exactly_the_turns_fields() -> None:
         "created_at",
         "ended_at",
         "phase_deadline",
+        "pending_joins",
+        "pact_offers",
+        "interference",
+        "stalemate_rounds",
+        "slot_boosts",
+        "timers",
     }
     assert (view["tenant"], view["room"], view["ruleset"]) == ("t_1", "plaza", "umh")
     assert view["created_at"] == "2023-11-14T22:13:20.000Z"

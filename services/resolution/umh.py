@@ -1,16 +1,55 @@
-"""The umh ruleset of services/resolution (seed 000): condition and damage of each hit."""
+"""The umh ruleset of services/resolution (seed 000): condition and damage of each hit.
+
+The boundary: payloads are validated with the shared models and turned into the domain's
+dataclasses; the domain answers with events whose payloads were built through the models.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from services.resolution.domain.condition import CombatCondition, condition_at_start
+from services.resolution.domain.condition import (
+    CombatCondition,
+    condition_at_start,
+    entering_combatant,
+)
+from services.resolution.domain.effects import view_of
 from services.resolution.domain.hit import Reaction
+from services.resolution.domain.readings import RECOMMENDED, UmhReadings
 from services.resolution.domain.resolve import ActionRequest, resolve_action
+from services.resolution.domain.ticks import (
+    STAND_UP,
+    general_action,
+    stand_up,
+    turn_ended,
+    turn_started,
+)
 from services.resolution.ruleset import State
 from shared.domain import Decision
-from shared.messages import RESOLUTION_REQUESTED
-from shared.payloads import ResolutionRequested
+from shared.messages import (
+    ACTION_DECLARED,
+    COMBATANT_JOINED,
+    RESOLUTION_REQUESTED,
+    TURN_ENDED,
+    TURN_STARTED,
+)
+from shared.payloads import (
+    ActionDeclared,
+    CombatantJoined,
+    ReactionChoice,
+    ResolutionRequested,
+    TurnEnded,
+)
+
+
+def _reaction(choice: ReactionChoice) -> Reaction:
+    return Reaction(
+        skill=choice.skill,
+        resist=choice.resist,
+        timed_out=choice.timed_out,
+        to=choice.to,
+        redirect_to=choice.redirect_to,
+    )
 
 
 def action_request(payload: dict[str, Any]) -> ActionRequest:
@@ -21,11 +60,16 @@ def action_request(payload: dict[str, Any]) -> ActionRequest:
         attacker=msg.attacker,
         skill=msg.skill,
         targets=tuple(msg.targets),
-        reactions={
-            target: Reaction(skill=choice.skill, resist=choice.resist, timed_out=choice.timed_out)
-            for target, choice in msg.reactions.items()
-        },
+        reactions={target: _reaction(choice) for target, choice in msg.reactions.items()},
         round=msg.round,
+        hit=msg.hit,
+        hits=msg.hits,
+        squares=tuple(msg.squares),
+        positions=dict(msg.positions),
+        anticipation_answers={
+            who: _reaction(choice) for who, choice in msg.anticipation_answers.items()
+        },
+        interference=msg.interference,
     )
 
 
@@ -34,6 +78,9 @@ class UmhResolution:
 
     name: str = "umh"
 
+    def __init__(self, readings: UmhReadings = RECOMMENDED) -> None:
+        self.readings = readings
+
     def on_combat_started(self, payload: dict[str, Any], *, now_ms: int) -> Decision[State]:
         """umh 1.2.1: every participant enters at full VIT with his sheet's snapshot."""
         return Decision(condition_at_start(payload).to_dict(), [])
@@ -41,26 +88,59 @@ class UmhResolution:
     def on_event(
         self, state: State, event_type: str, payload: dict[str, Any], *, now_ms: int
     ) -> Decision[State]:
-        """``resolution.requested`` resolves the action once; anything else changes nothing.
+        """Route one input; keys the runtime keeps beside the condition (``ended``) stay.
 
-        Keys the runtime keeps in the state beside the condition (such as ``ended``) are
-        carried over unchanged.
+        ``resolution.requested`` resolves a hit once; ``action.declared`` counts a general
+        action (A-26; not reactions, nor interference turns, 2.5.2); ``turn.started`` arms
+        indirect damage (11.3.3); ``turn.ended`` applies regenerations (2.3.6);
+        ``combatant.joined`` adds the joiner at full VIT (1.2.4); a declared *Levantarse*
+        ends a knockdown (11.5.2).
         """
-        if event_type != RESOLUTION_REQUESTED:
-            return Decision(None)
-        request = action_request(payload)
         condition = CombatCondition.from_dict(state)
-        if condition.has_resolved(request.action_id):
+        if event_type == RESOLUTION_REQUESTED:
+            request = action_request(payload)
+            if condition.has_resolved(request.action_id):
+                return Decision(None)
+            new, events = resolve_action(condition, request, self.readings)
+        elif event_type == ACTION_DECLARED:
+            declared = ActionDeclared.model_validate(payload)
+            if declared.skill.casefold() in STAND_UP:
+                new, events = stand_up(condition, declared.attacker)
+            elif not declared.general_action or declared.interference:
+                return Decision(None)
+            else:
+                new, events = general_action(condition, self.readings)
+        elif event_type == TURN_STARTED:
+            new, events = turn_started(condition, str(payload.get("actor", "")), self.readings)
+        elif event_type == TURN_ENDED:
+            new, events = turn_ended(condition, TurnEnded.model_validate(payload).actor), []
+        elif event_type == COMBATANT_JOINED:
+            joined = CombatantJoined.model_validate(payload)
+            if joined.character in condition.participants:
+                return Decision(None)
+            combatant = entering_combatant(joined.side, joined.sheet)
+            new, events = condition.updated({joined.character: combatant}), []
+        else:
             return Decision(None)
-        new_condition, events = resolve_action(condition, request)
-        return Decision({**state, **new_condition.to_dict()}, events)
+        changed = {**state, **new.to_dict()}
+        if changed == state and not events:
+            return Decision(None)  # nothing to commit: the combat version stays (If-Match)
+        return Decision(changed, events)
 
     def view(self, state: State) -> dict[str, Any]:
-        """The per-participant part of API.md "Combats": vit, vit_max, effects."""
+        """The per-participant part of API.md "Combats": vit, vit_max, effects, shield."""
         condition = CombatCondition.from_dict(state)
-        return {
-            "participants": {
-                cid: {"vit": c.vit, "vit_max": c.vit_max, "effects": [dict(e) for e in c.effects]}
-                for cid, c in condition.participants.items()
+        participants: dict[str, Any] = {}
+        for cid, c in condition.participants.items():
+            row: dict[str, Any] = {
+                "vit": c.vit,
+                "vit_max": c.vit_max,
+                "effects": [view_of(e).model_dump(mode="json") for e in c.effects],
             }
-        }
+            shield = sum(int(e.get("amount") or 0) for e in c.effects_of("shield"))
+            if shield:
+                row["mental_shield"] = shield
+            if c.cc_immune:
+                row["cc_immune"] = True
+            participants[cid] = row
+        return {"participants": participants}

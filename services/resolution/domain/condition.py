@@ -18,13 +18,23 @@ SIDES = ("attackers", "defenders")
 
 @dataclass(frozen=True)
 class Combatant:
-    """One participant: side, vitality (VIT) now and at most, active effects, sheet."""
+    """One participant: side, vitality (VIT) now and at most, active effects, sheet.
+
+    ``ledger`` counts damage whose regeneration is limited (umh 7.1.1 Mental / Daño al
+    alma, 11.3.4 - 11.3.6): ``mental``, ``soul``, ``pain``, ``suffocation``. ``cc_immune``
+    (11.5.16 / A-93) and ``cc_seen`` (a crowd control was active in his current own turn),
+    ``resist_immune`` (11.5.17: ``attacker:skill`` keys) guard new crowd control.
+    """
 
     side: str
     vit: int
     vit_max: int
     sheet: Mapping[str, Any]
     effects: tuple[Mapping[str, Any], ...] = ()
+    ledger: Mapping[str, int] = field(default_factory=dict)
+    cc_immune: bool = False
+    cc_seen: bool = False
+    resist_immune: tuple[str, ...] = ()
 
     @property
     def is_down(self) -> bool:
@@ -32,19 +42,44 @@ class Combatant:
         return self.vit <= 0
 
     def with_vit(self, vit: int) -> Combatant:
-        return replace(self, vit=max(0, vit))
+        return replace(self, vit=max(0, min(self.vit_max, vit)))
 
     def parsed_sheet(self) -> UmhSheet:
         return UmhSheet.model_validate(self.sheet)
 
+    def effects_of(self, kind: str, type_: str | None = None) -> list[Mapping[str, Any]]:
+        return [
+            e for e in self.effects if e["kind"] == kind and (type_ is None or e["type"] == type_)
+        ]
+
+    def has(self, kind: str, type_: str | None = None) -> bool:
+        return bool(self.effects_of(kind, type_))
+
+    def booked(self, **damage: int) -> Combatant:
+        """The ledger with ``damage`` added (only positive amounts are recorded)."""
+        ledger = dict(self.ledger)
+        for key, amount in damage.items():
+            if amount > 0:
+                ledger[key] = ledger.get(key, 0) + amount
+        return replace(self, ledger=ledger)
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "side": self.side,
             "vit": self.vit,
             "vit_max": self.vit_max,
             "effects": [dict(effect) for effect in self.effects],
             "sheet": dict(self.sheet),
         }
+        if self.ledger:
+            data["ledger"] = dict(self.ledger)
+        if self.cc_immune:
+            data["cc_immune"] = True
+        if self.cc_seen:
+            data["cc_seen"] = True
+        if self.resist_immune:
+            data["resist_immune"] = list(self.resist_immune)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Combatant:
@@ -54,6 +89,10 @@ class Combatant:
             vit_max=int(data["vit_max"]),
             sheet=data["sheet"],
             effects=tuple(data.get("effects", ())),
+            ledger=dict(data.get("ledger", {})),
+            cc_immune=bool(data.get("cc_immune", False)),
+            cc_seen=bool(data.get("cc_seen", False)),
+            resist_immune=tuple(data.get("resist_immune", ())),
         )
 
 
@@ -82,6 +121,10 @@ class CombatCondition:
             participants={**self.participants, **changed},
             resolved_actions=(*self.resolved_actions, action_id)[-RESOLVED_KEPT:],
         )
+
+    def updated(self, changed: Mapping[str, Combatant]) -> CombatCondition:
+        """The condition with ``changed`` combatants (ticks, regenerations, joins)."""
+        return replace(self, participants={**self.participants, **changed})
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from services.resolution.domain.hit import Defense, HitContext, StepRecord
+from services.resolution.domain.hit import Defense, Flow, HitContext, StepRecord
 from services.resolution.domain.pipeline import UMH_DAMAGE_STEPS, compute_damage
 from services.resolution.domain.steps import floor_damage, reduction_percent
 
@@ -124,8 +126,8 @@ def test_resistance_is_not_taken_from_indirect_damage() -> None:
 
 
 def test_steps_are_a_list_that_can_be_extended() -> None:
-    def halve(context: HitContext, amount: Fraction) -> StepRecord:
-        return StepRecord("halve", "test", amount, amount / 2)
+    def halve(context: HitContext, flow: Flow) -> StepRecord:
+        return StepRecord("halve", "test", flow.amount, flow.amount / 2)
 
     breakdown = compute_damage(hit(501), (halve, *UMH_DAMAGE_STEPS))
     assert breakdown.damage == 250
@@ -211,3 +213,100 @@ def test_reduction_step_takes_at_most_a_quarter(context: HitContext) -> None:
     rows = compute_damage(context).steps
     reduction = next(step for step in rows if step.step == "reduction")
     assert reduction.after >= reduction.before * Fraction(3, 4)
+
+
+# --- properties of the whole pipeline (boosters, natures, pierce, coatings, shields) ------
+
+fractions_pct = st.integers(min_value=0, max_value=200).map(Fraction)
+
+
+@st.composite
+def rich_hits(draw: st.DrawFn) -> HitContext:
+    """Any combination of the pipeline's inputs (umh 7 - 9)."""
+    value = draw(st.none() | defenses)
+    chosen = (
+        Defense(
+            "Escudo",
+            draw(st.sampled_from(("internal", "external", "counter"))),
+            value,
+            draw(st.booleans()),
+        )
+        if value is not None
+        else None
+    )
+    natures = draw(nature_sets)
+    return HitContext(
+        skill="x",
+        damage=draw(damages),
+        natures=natures,
+        boost_percent=draw(fractions_pct),
+        immunity_cut=draw(st.sampled_from((Fraction(0), Fraction(1, 4), Fraction(1, 2)))),
+        mental_share=draw(st.sampled_from((Fraction(0), Fraction(1, 2), Fraction(1)))),
+        evasion=draw(st.sampled_from((None, "half_down", "half_up"))),
+        defense=chosen,
+        defense_note=None if chosen else "no_reaction",
+        spares_mental=draw(st.booleans()),
+        sonic=draw(st.sampled_from((None, "recommended", "literal"))),
+        ignore_percent=Fraction(draw(st.integers(0, 100))),
+        pierces=draw(st.booleans()),
+        coating=draw(st.integers(0, 1000)),
+        resistance=draw(defenses),
+        ignores_passive=draw(st.booleans()),
+        shield=draw(st.integers(0, 1000)),
+        reductions=draw(reduction_maps),
+        temporary_reductions={"general": Fraction(draw(st.integers(0, 100)))},
+    )
+
+
+def _boosted(context: HitContext) -> int:
+    return math.floor(context.damage * (1 + context.boost_percent / 100))
+
+
+@settings(database=None, max_examples=200)
+@given(rich_hits())
+def test_integral_damage_is_within_zero_and_the_boosted_attack(context: HitContext) -> None:
+    breakdown = compute_damage(context)
+    assert 0 <= breakdown.damage <= _boosted(context)
+    assert 0 <= breakdown.mental <= breakdown.damage
+    assert all(step.after >= 0 for step in breakdown.steps)
+
+
+@settings(database=None, max_examples=200)
+@given(
+    rich_hits(),
+    st.integers(1, 5000),
+    st.sampled_from(("defense", "resistance", "coating", "shield", "reduction", "temporary")),
+)
+def test_damage_never_grows_when_any_defense_grows(
+    context: HitContext, more: int, which: str
+) -> None:
+    before = compute_damage(context).damage
+    if which == "defense":
+        base = context.defense or Defense("Escudo", "external", 0)
+        stronger = replace(
+            context, defense=replace(base, value=base.value + more), defense_note=None
+        )
+        if context.defense is None:
+            assume(False)
+    elif which == "resistance":
+        stronger = replace(context, resistance=context.resistance + more)
+    elif which == "coating":
+        stronger = replace(context, coating=context.coating + more)
+    elif which == "shield":
+        stronger = replace(context, shield=context.shield + more)
+    elif which == "reduction":
+        general = context.reductions.get("general", 0) + more % 100
+        stronger = replace(context, reductions={**context.reductions, "general": general})
+    else:
+        stronger = replace(context, temporary_reductions={"general": Fraction(more % 101)})
+        assume(Fraction(more % 101) >= context.temporary_reductions["general"])
+    assert compute_damage(stronger).damage <= before
+
+
+@settings(database=None, max_examples=300)
+@given(rich_hits())
+def test_passive_reductions_never_pass_the_cap(context: HitContext) -> None:
+    row = next(s for s in compute_damage(context).steps if s.step == "reduction")
+    passive = min(row.details["uncapped"], 25)
+    assert row.details["percent"] <= min(100, passive + 100)
+    assert reduction_percent(context.reductions, context.natures)[0] <= 25

@@ -8,7 +8,7 @@ import pytest
 
 from services.resolution.ruleset import ResolutionRuleset
 from services.resolution.umh import UmhResolution
-from shared.messages import ACTION_RESOLVED, COMBATANT_DOWN, COMBATANT_JOINED, RESOLUTION_REQUESTED
+from shared.messages import ACTION_RESOLVED, COMBATANT_DOWN, RESOLUTION_REQUESTED
 from tests.unit.resolution.builders import (
     BLESSING,
     DODGE,
@@ -79,8 +79,8 @@ T000_52: dict[str, Any] = {"resistance": 100, "reductions": {"general": 20}, "de
         ({"skill": SHIELD, "timed_out": True}, 320, "timed_out"),
         ({"skill": None}, 320, "no_reaction"),
         (None, 320, "no_reaction"),
-        ({"resist": True}, 320, "resisted"),
-        ({"skill": DODGE}, 320, "kind_not_refereed"),
+        ({"resist": True}, 320, "resist_ignored"),
+        ({"skill": DODGE}, 0, "evasion"),
         ({"skill": BLESSING}, 320, "not_a_defense"),
         ({"skill": "Nada"}, 320, "unknown_skill"),
     ],
@@ -90,8 +90,8 @@ T000_52: dict[str, Any] = {"resistance": 100, "reductions": {"general": 20}, "de
         "umh 2.4.2 timed-out window applies no defense",
         "umh 9.2.1 took the hit",
         "umh 9.2.1 no reaction recorded",
-        "RESISTIR is not a numeric defense",
-        "umh 8.2 evasion not refereed in this slice",
+        "umh 7.1.1 RESISTIR does nothing against a physical skill",
+        "umh 8.2.1 a met evasion avoids the hit",
         "umh 9.2.1 a supplementary skill is no defense",
         "umh 9.2.1 a skill the target lacks",
     ],
@@ -106,8 +106,7 @@ def test_reaction_decides_the_defense_step(
     (result,) = event.payload["results"]
     assert result["damage"] == damage
     assert result["vit_after"] == 1000 - damage
-    defense_step = result["steps"][1]
-    assert defense_step["step"] == "defense"
+    defense_step = next(step for step in result["steps"] if step["step"] == "defense")
     assert defense_step.get("note") == note
     assert decision.state["participants"]["bruno"]["vit"] == 1000 - damage
 
@@ -117,15 +116,18 @@ def test_action_resolved_payload_shape() -> None:
     decision = resolve(state, requested(["bruno"], {"bruno": {"skill": SHIELD}}))
     (event,) = decision.events
     assert event.type == ACTION_RESOLVED
+    reaction = {"skill": SHIELD, "resist": False, "timed_out": False}
     assert event.payload == {
         "action_id": "a_1",
         "attacker": "ana",
         "skill": "Puño",
         "round": 1,
+        "hit": 1,
+        "hits": 1,
         "results": [
             {
                 "target": "bruno",
-                "reaction": {"skill": SHIELD, "resist": False, "timed_out": False},
+                "reaction": reaction,
                 "steps": [
                     {
                         "step": "base",
@@ -175,9 +177,17 @@ def test_action_resolved_payload_shape() -> None:
                 "vit_after": 840,
                 "down": False,
                 "already_down": False,
+                "effects": [],
             }
         ],
         "downs": [],
+        "cancelled": False,
+        "combo_continues": False,
+        "refunds": {},
+        "speed_spent": {},
+        "moved": {},
+        "ignored_targets": [],
+        "error": None,
     }
     assert decision.state["resolved_actions"] == ["a_1"]
 
@@ -212,7 +222,12 @@ def test_vit_never_below_zero_and_down_reported_once() -> None:
     assert result["down"] is True
     assert resolved.payload["downs"] == ["bruno"]
     assert down.type == COMBATANT_DOWN
-    assert down.payload == {"character": "bruno", "action_id": "a_2", "by": "ana"}
+    assert down.payload == {
+        "character": "bruno",
+        "action_id": "a_2",
+        "by": "ana",
+        "cause": "damage",
+    }
 
     third = resolve(second.state, requested(["bruno"], action_id="a_3"))
     (resolved,) = third.events
@@ -252,7 +267,9 @@ def test_supplementary_skill_resolves_with_no_results() -> None:
     decision = resolve(state, requested(["bruno"], skill_name=BLESSING.lower()))
     (event,) = decision.events
     assert event.payload["skill"] == BLESSING
-    assert (event.payload["results"], event.payload["downs"]) == ([], [])
+    assert [r["damage"] for r in event.payload["results"]] == [0]
+    assert event.payload["results"][0]["effects"] == []
+    assert event.payload["downs"] == []
     assert decision.state["participants"] == state["participants"]
     assert decision.state["resolved_actions"] == ["a_1"]
 
@@ -273,7 +290,7 @@ def test_broken_request_still_answers_so_the_chain_ends(payload: dict[str, Any],
     assert event.payload["error"]["code"] == code
 
 
-@pytest.mark.parametrize("event_type", [COMBATANT_JOINED, "turn.started", "combat.ended"])
+@pytest.mark.parametrize("event_type", ["combat.ended", "round.started"])
 def test_other_events_change_nothing(event_type: str) -> None:
     state = start(ana=sheet("Ana"), bruno=sheet("Bruno"))
     decision = RULESET.on_event(state, event_type, {"character": "x"}, now_ms=NOW)

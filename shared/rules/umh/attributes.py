@@ -1,0 +1,68 @@
+"""STATs: rounding, increases and the states that change them (umh 2.6 - 2.8, 11.5.4,
+11.5.11).
+
+Order of a STAT (2.6.3, the 2nd 2.6.4): base -> percentage and additive boosts -> rounding
+(2.6.1) -> + STATs bought in the experience shop, always last.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Final, Literal
+
+StatName = Literal["ref", "vel", "vol", "fue", "vit", "other"]
+
+KEEPS_BELOW_ONE: Final = frozenset({"ref", "vel"})
+"""umh 2.6.1.1 - 2.6.1.2 / A-22: REF and VEL keep a figure below 1 instead of rounding to 0."""
+
+
+def round_stat(
+    name: StatName, value: Fraction | float, *, clamp_below_one: bool = False
+) -> Fraction:
+    """umh 2.6.1, 2.6.1.1 - 2.6.1.2, 2.6.2: every STAT rounds down; REF and VEL below 1
+    keep that figure (A-22; the setting ``clamp`` raises it to 1); VOL may reach 0."""
+    exact = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    if name in KEEPS_BELOW_ONE and 0 < exact < 1:
+        return Fraction(1) if clamp_below_one else exact
+    return Fraction(math.floor(exact))
+
+
+def best_increases(tiers: Iterable[int], numbers: Iterable[float]) -> tuple[int, float]:
+    """umh 2.8.1 - 2.8.3: only the highest tier increase and the highest numeric increase
+    apply; one of each may coexist. Returns ``(tier, number)`` (0 when none)."""
+    return max(tiers, default=0), max(numbers, default=0)
+
+
+def stat_value(
+    name: StatName,
+    base: float,
+    *,
+    percent: float = 0,
+    numeric: Iterable[float] = (),
+    xp_shop: float = 0,
+) -> Fraction:
+    """umh 2.6.3 (2nd 2.6.4), 2.8.2: ``round(base × (1 + percent/100) + best numeric) +
+    xp_shop`` (T000-28: floor(20 × 1.25) + 4 = 29, not (20 + 4) × 1.25 = 30)."""
+    _, number = best_increases((), numeric)
+    boosted = Fraction(str(base)) * (1 + Fraction(str(percent)) / 100) + Fraction(str(number))
+    return round_stat(name, boosted) + Fraction(str(xp_shop))
+
+
+def disabled_limbs(value: float, limbs: int, *, name: StatName) -> Fraction:
+    """umh 11.5.4.1 - 11.5.4.2: one arm halves FUE, one leg halves VEL; both give 0.
+    Rounded as STATs round (VEL 1 -> 0.5 is kept, A-22)."""
+    if limbs >= 2:
+        return Fraction(0)
+    if limbs == 1:
+        return round_stat(name, Fraction(str(value)) / 2)
+    return Fraction(str(value))
+
+
+def feared_will(tier: int, lowest_tier: int = 1) -> tuple[int, int | None]:
+    """umh 11.5.11 / A-45: fear lowers VOL one tier; at the lowest tier VOL becomes 1, never
+    0. Returns ``(tier, forced VOL or None)``."""
+    if tier > lowest_tier:
+        return tier - 1, None
+    return tier, 1

@@ -13,7 +13,7 @@ from gateway.context import Gateway
 from gateway.metrics import MetricsMiddleware
 from gateway.ratelimit import RateLimiter
 from gateway.recorder import Recorder
-from gateway.routes import actions, admin, characters, combats, events, keys, ops
+from gateway.routes import actions, admin, aftermath, characters, combats, events, keys, ops
 from gateway.routes import settings as settings_routes
 from shared.bus import Bus
 from shared.keys import Keys
@@ -75,4 +75,5 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
     app.add_middleware(MetricsMiddleware)
     for module in (admin, keys, settings_routes, characters, combats, actions, events, ops):
         app.include_router(module.router)
+    app.include_router(aftermath.router)
     return app

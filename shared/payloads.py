@@ -307,6 +307,10 @@ class CharacterStatus(_Payload):
     imprisoned_until: str | None = None
     weekly_uses: dict[str, int] = Field(default_factory=dict)
     requirements_earned: list[dict[str, Any]] = Field(default_factory=list)
+    post_combat_states: list[dict[str, Any]] = Field(
+        default_factory=list, description="umh 4.1.2, 4.3.1: {state, by, combat_id, until}"
+    )
+    vigor_recovers_at: str | None = Field(None, description="umh 4.1.6: all lost points at once")
 
 
 EndReason = Literal["defeat", "fled", "pact", "stalemate", "disconnected", "annulled"]
@@ -336,3 +340,54 @@ class CombatEnded(_Payload):
     ended_at_ms: int
     room: str | None = None
     annul_reason: str | None = None
+
+
+# --- services/states commands from the gateway (umh 4.1.2 - 4.1.3, 4.4, 4.5, moderation) ---
+class ApplyPostCombat(_Payload):
+    """``aftermath.post_combat``: a winner's post-combat effect on a defeated rival (umh 4.1.2,
+    4.1.3, 4.5.1), with a skill or, to imprison, the actor's ``cell``. ``actor_sheet`` (his
+    current sheet) is used only when the target's record lacks the combat's snapshot of him."""
+
+    combat_id: str
+    actor: str
+    target: str
+    skill: str | None = None
+    cell: bool = False
+    actor_sheet: dict[str, Any] | None = None
+
+
+class ClaimRequirement(_Payload):
+    """``aftermath.requirement``: a combat requirement for a character (umh 4.4). ``sheets``:
+    current sheets of participants, used only where the record lacks the combat's snapshot."""
+
+    combat_id: str
+    character: str
+    kind: Literal["general", "profile", "skill"]
+    name: str | None = None
+    sheets: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
+AdjustableState = Literal[
+    "immunity",
+    "room_ban",
+    "irrumpir_ban",
+    "flee_cooldown",
+    "imprisonment",
+    "vigor",
+    "post_combat_state",
+]
+
+
+class AdjustStatus(_Payload):
+    """``aftermath.moderate``: a moderator lifts or shortens a timed state, with a reason.
+
+    ``key`` names which one: the room of a room ban, the cooldown (``flee`` or
+    ``flee:<skill>``), the post-combat state."""
+
+    character: str
+    kind: AdjustableState
+    key: str | None = None
+    lift: bool = False
+    until_ms: int | None = None
+    reason: str = Field(min_length=1, max_length=500)
+    moderator: str | None = None

@@ -38,6 +38,12 @@ class AftermathSettings(BaseModel):
     flee_room_ban_seconds: int = Field(900, ge=1, le=30 * 86400, description="umh 4.2.3")
     flee_cooldown_seconds: int = Field(259200, ge=1, le=30 * 86400, description="umh 4.1.1.1.1")
     imprisonment_max_seconds: int = Field(259200, ge=1, le=30 * 86400, description="umh 4.5.2")
+    vigor_recovery_seconds: int = Field(
+        604800,
+        ge=1,
+        le=30 * 86400,
+        description="umh 4.1.6 / A-73: the VIGOR SYSTEM's recovery time; all lost points at once",
+    )
 
 
 class UmhSettings(BaseModel):

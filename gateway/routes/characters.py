@@ -102,4 +102,7 @@ async def get_status(
     if await load_sheet(gw, tenant, character_id) is None:
         raise ApiError("not_found")
     raw = await gw.redis.get(gw.keys.character("states", tenant, character_id).view)
-    return CharacterStatus.model_validate_json(raw) if raw else CharacterStatus()
+    if not raw:
+        return CharacterStatus()
+    model = json.loads(raw)  # {"status", "history"}; a flat status before the aftermath issue
+    return CharacterStatus.model_validate(model.get("status", model))

@@ -1,15 +1,25 @@
-"""services/states: what outlives a combat, one aggregate per character."""
+"""services/states: what outlives a combat, one aggregate per character.
+
+A message concerning several characters commits each of them (:func:`characters_of`);
+gateway commands and timers concern one. Every wall-clock state is a timer armed with the
+record, so the reconciler re-arms what the record expects (``is_active`` / ``armed``).
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from services.states.ruleset import Context
 from services.states.rulesets import ruleset_named
 from shared.domain import Decision, TimerRequest
 from shared.keys import Keys
 from shared.messages import (
     ACTION_DECLARED,
+    CMD_MODERATE,
+    CMD_POST_COMBAT,
+    CMD_REQUIREMENT,
+    CMD_TIMER_FIRED,
     COMBAT_ENDED,
     COMBAT_STARTED,
     COMBATANT_FLED,
@@ -18,14 +28,25 @@ from shared.messages import (
     QUERY_STATES_CHECK,
     Envelope,
 )
-from shared.payloads import StatesCheck
+from shared.payloads import StatesCheck, TimerFired
 from shared.runtime import Handler, QueryContext, ServiceSpec, State, Target
 
 SERVICE = "states"
 
+ONE_CHARACTER_FIELD: dict[str, str] = {
+    COMBATANT_JOINED: "character",
+    COMBATANT_FLED: "character",
+    ACTION_DECLARED: "attacker",
+    EFFECT_APPLIED: "character",
+    CMD_POST_COMBAT: "target",
+    CMD_REQUIREMENT: "character",
+    CMD_MODERATE: "character",
+}
+"""Messages about one character, and the payload field that names him."""
+
 
 def characters_of(env: Envelope) -> list[str]:
-    """The characters a combat event (or a check) concerns, in a stable order."""
+    """The characters a message concerns, in a stable order."""
     payload = env.payload
     if env.type == QUERY_STATES_CHECK:
         return list(dict.fromkeys(str(c) for c in payload.get("characters", [])))
@@ -34,18 +55,45 @@ def characters_of(env: Envelope) -> list[str]:
         return [c for side in ("attackers", "defenders") for c in sides.get(side, [])]
     if env.type == COMBAT_ENDED:
         return sorted(payload.get("participants", {}))
-    if env.type == COMBATANT_JOINED:
-        return [str(payload["character"])]
-    return []
+    if env.type == CMD_TIMER_FIRED:
+        subject = payload.get("data", {}).get("subject")
+        return [str(subject)] if subject else []
+    field = ONE_CHARACTER_FIELD.get(env.type)
+    if field is None or not payload.get(field):
+        return []
+    return [str(payload[field])]
+
+
+def context_of(env: Envelope, now: int) -> Context:
+    return Context(
+        tenant=env.tenant,
+        room=env.room,
+        combat_id=env.combat_id,
+        occurred_ms=int(env.occurred_at.timestamp() * 1000),
+        now_ms=now,
+    )
+
+
+def ruleset_of(env: Envelope, state: State | None) -> str:
+    return str(env.payload.get("ruleset") or (state or {}).get("ruleset") or "umh")
 
 
 def on_combat_event(
     env: Envelope, state: State | None, target: Target, now: int
 ) -> Decision[State]:
-    ruleset = ruleset_named(
-        str(env.payload.get("ruleset") or (state or {}).get("ruleset") or "umh")
-    )
-    return ruleset.on_event(state, target.subject, env.type, env.payload, now_ms=now)
+    ruleset = ruleset_named(ruleset_of(env, state))
+    return ruleset.on_event(state, target.subject, env.type, env.payload, context_of(env, now))
+
+
+def on_command(env: Envelope, state: State | None, target: Target, now: int) -> Decision[State]:
+    ruleset = ruleset_named(ruleset_of(env, state))
+    return ruleset.on_command(state, target.subject, env.type, env.payload, context_of(env, now))
+
+
+def on_timer_fired(env: Envelope, state: State | None, target: Target, now: int) -> Decision[State]:
+    fired = TimerFired.model_validate(env.payload)
+    ruleset = ruleset_named(ruleset_of(env, state))
+    return ruleset.on_timer(state, target.subject, fired.timer_id, context_of(env, now))
 
 
 async def on_states_check(
@@ -53,7 +101,7 @@ async def on_states_check(
 ) -> dict[str, Any]:
     """``states.check``: answered from the characters' records. A combat they are marked in
     may have ended already without this service having applied its end yet: the combat's
-    published read model (turns' view) tells."""
+    published read model (turns' view) tells. The room asked about is the envelope's."""
     query = StatesCheck.model_validate(env.payload)
     marked = {str(s["in_combat"]) for s in states.values() if s and s.get("in_combat")}
     ended: set[str] = set()
@@ -62,7 +110,7 @@ async def on_states_check(
         if raw is None or json.loads(raw).get("phase") == "ended":
             ended.add(combat_id)
     ruleset = ruleset_named("umh")
-    answer = ruleset.check(states, query, ended_combats=ended, now_ms=now)
+    answer = ruleset.check(states, query, room=env.room, ended_combats=ended, now_ms=now)
     return answer.model_dump(mode="json")
 
 
@@ -73,6 +121,10 @@ HANDLERS: dict[str, Handler] = {
     COMBATANT_FLED: on_combat_event,
     ACTION_DECLARED: on_combat_event,
     EFFECT_APPLIED: on_combat_event,
+    CMD_POST_COMBAT: on_command,
+    CMD_REQUIREMENT: on_command,
+    CMD_MODERATE: on_command,
+    CMD_TIMER_FIRED: on_timer_fired,
 }
 
 
@@ -86,11 +138,11 @@ def spec(keys: Keys) -> ServiceSpec:
     def view(state: State, now: int) -> dict[str, Any]:
         return ruleset_named(str(state.get("ruleset", "umh"))).view(state, now_ms=now)
 
-    def is_active(_state: State) -> bool:
-        return False  # no aftermath timers yet
+    def armed(state: State) -> list[TimerRequest]:
+        return ruleset_named(str(state.get("ruleset", "umh"))).armed_timers(state)
 
-    def armed(_state: State) -> list[TimerRequest]:
-        return []
+    def is_active(state: State) -> bool:
+        return bool(armed(state))
 
     def expires(_state: State) -> bool:
         return False  # what outlives a combat is kept

@@ -1,0 +1,104 @@
+"""The aftermath of a defeat over HTTP and SSE: vigor lost (umh 4.1.4) and recovered all at
+once when the recovery time is over (4.1.6, a setting), the general requirement (4.4.1), the
+character's history, and a combat requirement asked for (4.4.2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.referee import (
+    JSON,
+    Referee,
+    error_of,
+    expect,
+    history_of,
+    knock_out,
+    offensive,
+    read_sse,
+    register_with,
+    set_aftermath,
+    unique,
+    wait_status,
+)
+
+pytestmark = [pytest.mark.e2e]
+
+KO = offensive("Golpe", damage=1000, pa=3)
+
+
+async def test_defeat_costs_vigor_that_comes_back_on_the_stream(referee: Referee) -> None:
+    community = await referee.new_community()
+    await set_aftermath(community, vigor_recovery_seconds=2)
+    await register_with(community, "ana", vel=6, skills=[KO])
+    await register_with(community, "bruno", vel=5, skills=[KO])
+    room = unique("room")
+    combat = await community.start_challenge("ana", "bruno", room=room)
+    await knock_out(community, combat["id"], "ana", "bruno", "Golpe")
+
+    lost = await wait_status(community, "bruno", lambda s: s["vigor_lost"] == 1, what="-1 vigor")
+    assert lost["in_combat"] is None
+    assert lost["vigor_recovers_at"] is not None
+    for character in ("ana", "bruno"):
+        status = await wait_status(
+            community, character, lambda s: bool(s["requirements_earned"]), what="a requirement"
+        )
+        (earned,) = status["requirements_earned"]
+        assert (earned["combat_id"], earned["kind"]) == (combat["id"], "general")
+
+    # umh 4.1.6: the recovery timer fires and the stream says so.
+    received = await read_sse(
+        community.client,
+        params={"room": room},
+        last_event_id="0-0",
+        until=lambda got: any(s.event == "vigor.recovered" for s in got),
+        within=15,
+    )
+    applied = [s.data["data"] for s in received if s.event == "aftermath.applied"]
+    assert {"character": "bruno", "change": "vigor_lost", "vigor_lost": 1}.items() <= applied[
+        [a["change"] for a in applied].index("vigor_lost")
+    ].items()
+    (recovered,) = [s.data for s in received if s.event == "vigor.recovered"]
+    assert recovered["data"]["character"] == "bruno"
+    assert (recovered["data"]["recovered"], recovered["data"]["rule"]) == (1, "umh 4.1.6")
+    assert (await community.status("bruno"))["vigor_lost"] == 0
+
+    changes = [entry["change"] for entry in await history_of(community, "bruno")]
+    assert changes == [
+        "combat_started",
+        "combat_ended",
+        "vigor_lost",
+        "requirement",
+        "vigor_recovered",
+    ]
+
+
+async def test_a_profile_requirement_once_per_combat(referee: Referee) -> None:
+    community = await referee.new_community()
+    await register_with(community, "ana", vel=6, skills=[KO])
+    await register_with(community, "bruno", vel=5, skills=[KO])
+    combat = await community.start_challenge("ana", "bruno")
+    cid = combat["id"]
+    path = f"/v1/combats/{cid}/requirements"
+
+    running = await community.client.post(
+        path, json={"character": "ana", "kind": "profile", "name": "Espadachín"}
+    )
+    assert error_of(running, 422, "wrong_phase")["rule"] == "umh 4.1.3"
+
+    await knock_out(community, cid, "ana", "bruno", "Golpe")
+    await wait_status(community, "ana", lambda s: bool(s["requirements_earned"]), what="general")
+    body = {"character": "ana", "kind": "profile", "name": "Espadachín"}
+    answer: JSON = expect(await community.client.post(path, json=body), 200).json()
+    (event,) = answer["events"]
+    assert (event["type"], event["data"]["rule"]) == ("aftermath.applied", "umh 4.4.2")
+    kinds = [(r["kind"], r["name"]) for r in answer["status"]["requirements_earned"]]
+    assert kinds == [("general", None), ("profile", "Espadachín")]
+
+    again = await community.client.post(path, json=body)
+    assert error_of(again, 422, "requirement_already_earned")["rule"] == "umh 4.4.2"
+    general = await community.client.post(path, json={"character": "ana", "kind": "general"})
+    assert error_of(general, 422, "requirement_already_earned")["rule"] == "umh 4.4.1"
+    stranger = await community.client.post(
+        path, json={"character": "nadie", "kind": "profile", "name": "x"}
+    )
+    error_of(stranger, 422, "not_in_combat")

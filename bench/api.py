@@ -29,6 +29,7 @@ def sheet(name: str) -> dict[str, Any]:
         "skills": [
             {
                 "name": "Golpe",
+                "uses_per_round": 10,  # umh 2.3.1.3: unless the skill says otherwise
                 "tier": 1,
                 "pa": 1,
                 "type": "offensive",
@@ -38,6 +39,7 @@ def sheet(name: str) -> dict[str, Any]:
             },
             {
                 "name": "Bloqueo",
+                "uses_per_round": 10,  # umh 2.3.1.3: unless the skill says otherwise
                 "tier": 1,
                 "pa": 1,
                 "type": "defensive",

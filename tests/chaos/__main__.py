@@ -85,7 +85,7 @@ def plan(quick: bool) -> dict[str, tuple[bool, Scenario]]:
 
     async def timers(stack: Stack) -> sc.Outcome:
         return await sc.timers_while_down(
-            stack, combats=100 if quick else 2000, turn_seconds=20 if quick else 60
+            stack, combats=50 if quick else 2000, turn_seconds=8 if quick else 60
         )
 
     chosen: dict[str, tuple[bool, Scenario]] = {

@@ -39,6 +39,7 @@ def sheet(name: str, *, vel: float) -> JSON:
         "skills": [
             {
                 "name": SKILL,
+                "uses_per_round": 10,  # umh 2.3.1.3: unless the skill says otherwise
                 "tier": 1,
                 "pa": 2,
                 "type": "offensive",
@@ -47,6 +48,7 @@ def sheet(name: str, *, vel: float) -> JSON:
             },
             {
                 "name": DEFENSE,
+                "uses_per_round": 10,  # umh 2.3.1.3: unless the skill says otherwise
                 "tier": 1,
                 "pa": 1,
                 "type": "defensive",

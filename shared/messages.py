@@ -176,4 +176,7 @@ COMMAND_OWNER: Final[dict[str, str]] = {
     CMD_COMBAT_START: "turns",
     CMD_COMBAT_ACT: "turns",
     QUERY_STATES_CHECK: "states",
+    CMD_POST_COMBAT: "states",
+    CMD_MODERATE: "states",
+    CMD_REQUIREMENT: "states",
 }

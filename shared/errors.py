@@ -131,6 +131,33 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
         "Only an offensive skill can open a combat.",
         "Solo una habilidad ofensiva puede iniciar un combate.",
     ),
+    # --- the aftermath (services/states) ---
+    "requirement_already_earned": _rule(
+        "That combat requirement was already earned in this combat.",
+        "Ese requisito de combate ya se obtuvo en este combate.",
+    ),
+    "requirement_from_lower_rank": _rule(
+        "No requirements from characters of a lower rank.",
+        "No se obtienen requisitos de personajes de rango inferior.",
+    ),
+    "requirement_same_alliance": _rule(
+        "No requirements from characters of the same group or alliance.",
+        "No se obtienen requisitos de personajes de la misma agrupación o alianza.",
+    ),
+    "requirement_not_applicable": _rule(
+        "That skill does not earn a requirement in this combat.",
+        "Esa habilidad no otorga un requisito en este combate.",
+    ),
+    "requirement_not_available": _rule(
+        "This combat grants no requirements.", "Este combate no otorga requisitos."
+    ),
+    "no_such_state": _rule(
+        "The character does not hold that state now.", "El personaje no tiene ese estado ahora."
+    ),
+    "invalid_adjustment": _rule(
+        "A moderator may lift or shorten a state, never lengthen it.",
+        "Un moderador puede levantar o acortar un estado, nunca alargarlo.",
+    ),
     # --- RULES.md section 9 ---
     "ability_already_used_this_round": _rule(
         "That skill was already used this round.", "Esa habilidad ya se usó en esta ronda."

@@ -23,6 +23,10 @@ from shared.scripts import Script, run_pipeline
 
 PROCESSED_RETENTION_MS: Final = 7 * 24 * 3600 * 1000
 
+# An aggregate's log keeps at most about this many entries (a combat logs a few thousand; a
+# character's log is bounded; the trim is approximate, ``MAXLEN ~``).
+LOG_MAX_ENTRIES: Final = 100_000
+
 _COMMIT = """
 local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if redis.call('ZSCORE', KEYS[2], ARGV[3]) then
@@ -48,7 +52,7 @@ for i = 1, n do
   redis.call('XADD', KEYS[3], '*', 'e', ARGV[9 + i])
 end
 for i = 10 + n, #ARGV do
-  redis.call('XADD', KEYS[5], '*', 'v', aggv, 'e', ARGV[i])
+  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 'LOG_MAX_ENTRIES', '*', 'v', aggv, 'e', ARGV[i])
 end
 if ARGV[6] ~= '' then
   redis.call('SET', KEYS[6], ARGV[6])
@@ -105,7 +109,7 @@ class AggregateStore:
         self._redis = redis
         self._dirty_key = dirty_key
         self._active_key = active_key
-        self._commit = Script(_COMMIT)
+        self._commit = Script(_COMMIT.replace("LOG_MAX_ENTRIES", str(LOG_MAX_ENTRIES)))
 
     async def load(self, agg: Aggregate) -> Loaded:
         version, data = await self._redis.hmget(agg.state, ["v", "data"])

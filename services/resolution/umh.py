@@ -15,7 +15,7 @@ from services.resolution.domain.condition import (
 )
 from services.resolution.domain.effects import view_of
 from services.resolution.domain.hit import Reaction
-from services.resolution.domain.readings import RECOMMENDED, UmhReadings
+from services.resolution.domain.readings import from_settings
 from services.resolution.domain.resolve import ActionRequest, resolve_action
 from services.resolution.domain.ticks import (
     STAND_UP,
@@ -40,6 +40,7 @@ from shared.payloads import (
     ResolutionRequested,
     TurnEnded,
 )
+from shared.settings import CommunitySettings
 
 
 def _reaction(choice: ReactionChoice) -> Reaction:
@@ -78,12 +79,12 @@ class UmhResolution:
 
     name: str = "umh"
 
-    def __init__(self, readings: UmhReadings = RECOMMENDED) -> None:
-        self.readings = readings
-
     def on_combat_started(self, payload: dict[str, Any], *, now_ms: int) -> Decision[State]:
-        """umh 1.2.1: every participant enters at full VIT with his sheet's snapshot."""
-        return Decision(condition_at_start(payload).to_dict(), [])
+        """umh 1.2.1: every participant enters at full VIT with his sheet's snapshot; the
+        combat keeps its community's readings of RULES.md 6.1 (the settings' snapshot)."""
+        settings = CommunitySettings.model_validate(payload.get("settings") or {})
+        condition = condition_at_start(payload, from_settings(settings.umh.readings))
+        return Decision(condition.to_dict(), [])
 
     def on_event(
         self, state: State, event_type: str, payload: dict[str, Any], *, now_ms: int
@@ -94,14 +95,14 @@ class UmhResolution:
         action (A-26; not reactions, nor interference turns, 2.5.2); ``turn.started`` arms
         indirect damage (11.3.3); ``turn.ended`` applies regenerations (2.3.6);
         ``combatant.joined`` adds the joiner at full VIT (1.2.4); a declared *Levantarse*
-        ends a knockdown (11.5.2).
+        ends a knockdown (11.5.2). Each applies the combat's own readings (its condition's).
         """
         condition = CombatCondition.from_dict(state)
         if event_type == RESOLUTION_REQUESTED:
             request = action_request(payload)
             if condition.has_resolved(request.action_id):
                 return Decision(None)
-            new, events = resolve_action(condition, request, self.readings)
+            new, events = resolve_action(condition, request)
         elif event_type == ACTION_DECLARED:
             declared = ActionDeclared.model_validate(payload)
             if declared.skill.casefold() in STAND_UP:
@@ -109,9 +110,9 @@ class UmhResolution:
             elif not declared.general_action or declared.interference:
                 return Decision(None)
             else:
-                new, events = general_action(condition, self.readings)
+                new, events = general_action(condition)
         elif event_type == TURN_STARTED:
-            new, events = turn_started(condition, str(payload.get("actor", "")), self.readings)
+            new, events = turn_started(condition, str(payload.get("actor", "")))
         elif event_type == TURN_ENDED:
             new, events = turn_ended(condition, TurnEnded.model_validate(payload).actor), []
         elif event_type == COMBATANT_JOINED:

@@ -35,6 +35,6 @@ def test_every_raised_code_is_catalogued(code: str) -> None:
 @pytest.mark.parametrize("code", sorted(CATALOGUE))
 def test_every_code_speaks_english_and_spanish(code: str) -> None:
     kind = CATALOGUE[code]
-    assert kind.en and kind.es and kind.en != kind.es or code == "not_found"
+    assert (kind.en and kind.es and kind.en != kind.es) or code == "not_found"
     assert error_body(code, spanish=True)["error"]["message"] == kind.es
     assert 400 <= kind.status < 600

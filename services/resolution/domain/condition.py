@@ -1,8 +1,9 @@
 """Each combatant's condition inside a combat: the state of services/resolution.
 
 The runtime stores the state as a JSON-ready dict; :class:`CombatCondition` is its domain
-form (``to_dict`` / ``from_dict``). Sheets are the snapshots ``combat.started`` carried, so
-a sheet edited mid-combat never changes a running combat (ARCHITECTURE.md).
+form (``to_dict`` / ``from_dict``). Sheets and the readings of RULES.md 6.1 are the
+snapshots ``combat.started`` carried, so a sheet or a community setting edited mid-combat
+never changes a running combat (ARCHITECTURE.md).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from services.resolution.domain.readings import RECOMMENDED, UmhReadings
 from shared.sheets.umh import UmhSheet
 
 SIDES = ("attackers", "defenders")
@@ -104,12 +106,15 @@ the last guard, and a bounded one so the state does not grow with the combat."""
 
 @dataclass(frozen=True)
 class CombatCondition:
-    """The condition of every combatant of one combat, and the last actions resolved."""
+    """The condition of every combatant of one combat, the last actions resolved, and the
+    readings the combat applies (its community's at its start; RECOMMENDED for a state
+    written before they were kept)."""
 
     combat_id: str
     ruleset: str
     participants: Mapping[str, Combatant]
     resolved_actions: tuple[str, ...] = field(default=())
+    readings: UmhReadings = RECOMMENDED
 
     def has_resolved(self, action_id: str) -> bool:
         return action_id in self.resolved_actions
@@ -132,6 +137,7 @@ class CombatCondition:
             "ruleset": self.ruleset,
             "participants": {cid: c.to_dict() for cid, c in self.participants.items()},
             "resolved_actions": list(self.resolved_actions),
+            "readings": self.readings.to_dict(),
         }
 
     @classmethod
@@ -141,6 +147,7 @@ class CombatCondition:
             ruleset=data["ruleset"],
             participants={cid: Combatant.from_dict(c) for cid, c in data["participants"].items()},
             resolved_actions=tuple(data.get("resolved_actions", ())),
+            readings=UmhReadings.from_dict(data.get("readings")),
         )
 
 
@@ -150,8 +157,9 @@ def entering_combatant(side: str, sheet: Mapping[str, Any]) -> Combatant:
     return Combatant(side=side, vit=vit, vit_max=vit, sheet=sheet)
 
 
-def condition_at_start(payload: Mapping[str, Any]) -> CombatCondition:
-    """umh 1.2.1-1.2.2: everyone on both sides of ``combat.started``, at full VIT.
+def condition_at_start(payload: Mapping[str, Any], readings: UmhReadings) -> CombatCondition:
+    """umh 1.2.1-1.2.2: everyone on both sides of ``combat.started``, at full VIT, under the
+    combat's ``readings``.
 
     Raises ``ValueError`` when a participant has no sheet or stands on both sides (the
     turns service refuses both before a combat starts, so this is a broken contract).
@@ -166,5 +174,8 @@ def condition_at_start(payload: Mapping[str, Any]) -> CombatCondition:
                 raise ValueError(f"combat.started has no sheet for {character}")
             participants[character] = entering_combatant(side, sheets[character])
     return CombatCondition(
-        combat_id=payload["combat_id"], ruleset=payload["ruleset"], participants=participants
+        combat_id=payload["combat_id"],
+        ruleset=payload["ruleset"],
+        participants=participants,
+        readings=readings,
     )

@@ -32,6 +32,7 @@ from services.resolution.domain.nature_rules import (
     wet_modifier,
 )
 from services.resolution.domain.readings import UmhReadings
+from shared.rules.umh.attributes import below_one
 from shared.rules.umh.natures import RESISTIBLE, SONIC_EVASION_REF, ref_required
 from shared.sheets.umh import DefenseKind, Hardness, Nature, Skill, SkillType, UmhSheet
 
@@ -127,7 +128,11 @@ def outwills_enamouring(skill: Skill, target: UmhSheet, attacker: UmhSheet) -> b
 
 
 def _answer(
-    skill: Skill, reaction: Reaction, target_sheet: UmhSheet, attacker_sheet: UmhSheet
+    skill: Skill,
+    reaction: Reaction,
+    target_sheet: UmhSheet,
+    attacker_sheet: UmhSheet,
+    readings: UmhReadings,
 ) -> _Answer:
     """umh 8.2, 9.2, 7.1: what the reaction brings to this hit."""
     answer = _Answer()
@@ -153,7 +158,7 @@ def _answer(
     kind = defense.defense_kind
     answer.kind, answer.skill = kind.value, defense
     if kind is DefenseKind.EVASION:
-        _evasion(skill, target_sheet, answer)
+        _evasion(skill, below_one(target_sheet.stats.ref, readings.stat_below_one), answer)
     elif kind in (DefenseKind.INTERNAL, DefenseKind.EXTERNAL):
         answer.defense = Defense(defense.name, kind.value, defense.defense, defense.all_angles)
         answer.note = None
@@ -165,11 +170,11 @@ def _answer(
     return answer
 
 
-def _evasion(skill: Skill, target_sheet: UmhSheet, answer: _Answer) -> None:
+def _evasion(skill: Skill, ref: float, answer: _Answer) -> None:
     """umh 8.2.1, 8.2.1.4 / A-98, 7.1.3.1 / A-29 - A-30: a met evasion avoids all; an unmet
     one lets 50 % in as integral damage with halved effects; a sonic one without 3 REF
-    lets the rounded-up half in even when it succeeds."""
-    ref = target_sheet.stats.ref
+    lets the rounded-up half in even when it succeeds. ``ref`` is the evader's REF as the
+    combat reads it (A-22)."""
     met = ref >= ref_required(skill, DefenseKind.EVASION)
     sonic = Nature.SONORA in skill.natures
     answer.note = None
@@ -241,7 +246,7 @@ def hit_context(
     natures = tuple(n.value for n in skill.natures)
     picked = _picked_boosters(skill, attacker, a_sheet) if first_hit else ()
     modifiers, breaks = _modifiers(skill, attacker, target, a_sheet)
-    answer = _answer(skill, reaction, t_sheet, a_sheet)
+    answer = _answer(skill, reaction, t_sheet, a_sheet, readings)
     cut = immunity_cut(natures, [n.value for n in t_sheet.immunities], readings)
     sonic = Nature.SONORA in skill.natures
     amount = skill.damage if damage is None else damage

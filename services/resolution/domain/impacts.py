@@ -26,6 +26,7 @@ from services.resolution.domain.secondary import Where
 from services.resolution.domain.steps import booster_step, modifier_step, pierced
 from services.resolution.domain.strike import Struck, strike
 from shared.payloads import Position
+from shared.rules.umh.attributes import below_one
 from shared.rules.umh.grid import Square, distance
 from shared.sheets.umh import Skill
 
@@ -124,15 +125,18 @@ def follows(
 ) -> bool:
     """umh 8.1.1.1.4: after an evasion takes a target out of reach, the combo goes on only
     if the executor can move close enough; resolution knows his VEL, not what he already
-    spent this round (a contract gap), so the sheet's VEL is the bound."""
+    spent this round (a contract gap), so the sheet's VEL is the bound (a VEL under 1 as
+    the combat reads it, A-22; squares in its grid metric, A-61)."""
     here = request.positions.get(request.attacker)
     if here is None or here.square is None:
         return True
-    vel = condition.participants[request.attacker].parsed_sheet().stats.vel
+    readings = condition.readings
+    sheet_vel = condition.participants[request.attacker].parsed_sheet().stats.vel
+    vel = below_one(sheet_vel, readings.stat_below_one)
     for target_id, position in moved.items():
         if target_id not in request.targets or position.square is None:
             continue
-        gap = distance(here.square, position.square) - skill.reach
+        gap = distance(here.square, position.square, readings.metric) - skill.reach
         if gap > vel:
             return False
     return True

@@ -1,13 +1,20 @@
 """The readings of RULES.md section 6.1 that are a community's choice ("config").
 
-shared/settings.py has no field for them yet, so each lives here with its recommended
-default; a community setting can later build a :class:`UmhReadings` per combat.
+Each combat applies its community's: :func:`from_settings` builds them from the settings
+``combat.started`` carries (``CommunitySettings.umh.readings``, a snapshot taken at the
+start), and the combat's condition keeps them, so a change of the settings never alters a
+running combat. Two are not community settings and keep their recommended value: A-32
+("player chooses" boosters, not offered) and A-37's 4+ natures (``immunity_four_plus``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from shared.rules.umh.attributes import BelowOne
+from shared.rules.umh.grid import Metric
+from shared.settings import UmhReadings as ReadingSettings
 
 
 @dataclass(frozen=True)
@@ -34,16 +41,47 @@ class UmhReadings:
       (umh 7.1.1.4 gives no duration; 3 actions like the other nature side effects).
     """
 
-    metric: Literal["chebyshev", "manhattan"] = "chebyshev"
+    metric: Metric = "chebyshev"
     indirect_per_turn: bool = False
     burn_total_split: bool = False
     sonic_literal: bool = False
     intrusion_literal: bool = False
-    stat_below_one: Literal["keep", "clamp"] = "keep"
+    stat_below_one: BelowOne = "keep"
     ambidextrous_four_plus: tuple[float, float] | None = None
     unique_weapon_alone: bool = False
     immunity_four_plus: Literal["proportional", "none"] = "proportional"
     wet_actions: int = 3
 
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        pair = self.ambidextrous_four_plus
+        data["ambidextrous_four_plus"] = list(pair) if pair is not None else None
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> UmhReadings:
+        """The readings a state kept; a state written before they were kept: RECOMMENDED."""
+        if not data:
+            return RECOMMENDED
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        pair = known.get("ambidextrous_four_plus")
+        if pair is not None:
+            known["ambidextrous_four_plus"] = (float(pair[0]), float(pair[1]))
+        return cls(**known)
+
 
 RECOMMENDED = UmhReadings()
+
+
+def from_settings(settings: ReadingSettings) -> UmhReadings:
+    """The combat's readings from its community's settings (the snapshot of its start)."""
+    return UmhReadings(
+        metric=settings.grid_metric,
+        indirect_per_turn=settings.indirect_per_turn,
+        burn_total_split=settings.burn_total_split,
+        sonic_literal=settings.sonic_literal,
+        intrusion_literal=settings.intrusion_literal,
+        stat_below_one=settings.stat_below_one,
+        ambidextrous_four_plus=settings.ambidextrous_four_plus,
+        unique_weapon_alone=settings.unique_weapon_alone,
+    )

@@ -26,14 +26,14 @@ from services.resolution.domain.impacts import (
     shared_strikes,
     where_for,
 )
-from services.resolution.domain.readings import RECOMMENDED, UmhReadings
+from services.resolution.domain.readings import UmhReadings
 from services.resolution.domain.strike import Struck, strike
 from services.resolution.domain.support import support_effects
 from services.resolution.domain.ticks import general_action
 from services.resolution.domain.variations import Stopped, counter_surplus, stop_action
 from shared.messages import ACTION_RESOLVED, COMBATANT_DOWN, Event
 from shared.payloads import ActionResolved, CombatantDown, Position
-from shared.rules.umh.grid import distance
+from shared.rules.umh.grid import Metric, distance
 from shared.sheets.umh import DefenseKind, Skill, SkillType
 
 DownCause = Literal["damage", "indirect", "fall", "collision"]
@@ -83,15 +83,18 @@ def _current(condition: CombatCondition, outcome: Outcome, who: str) -> Combatan
     return outcome.changed.get(who) or condition.participants.get(who)
 
 
-def _evasion_moves(request: ActionRequest, target: str, reaction: Reaction, out: Outcome) -> None:
-    """umh 8.2.1.1: an evasion moves the evader and spends the squares it took."""
+def _evasion_moves(
+    request: ActionRequest, target: str, reaction: Reaction, metric: Metric, out: Outcome
+) -> None:
+    """umh 8.2.1.1 / A-61: an evasion moves the evader and spends the squares it took (in
+    the combat's grid metric)."""
     if reaction.to is None:
         return
     here = request.positions.get(target)
     height = here.height if here else "suelo"
     out.moved[target] = Position(square=reaction.to, height=height)
     if here is not None and here.square is not None:
-        out.speed_spent[target] = float(distance(here.square, reaction.to))
+        out.speed_spent[target] = float(distance(here.square, reaction.to, metric))
 
 
 def _counter(
@@ -145,7 +148,7 @@ def _offensive(
         out.take(target_id, struck)
         plan = struck.plan
         if plan is not None and plan.kind == DefenseKind.EVASION.value:
-            _evasion_moves(request, target_id, reaction, out)
+            _evasion_moves(request, target_id, reaction, readings.metric, out)
         if plan is not None and plan.kind == DefenseKind.COUNTER.value:
             _counter(condition, request, target_id, struck, readings, out)
         if skill.push and not (plan and plan.evaded) and struck.breakdown is not None:
@@ -177,11 +180,10 @@ def _supplementary(
 
 
 def resolve_action(
-    condition: CombatCondition,
-    request: ActionRequest,
-    readings: UmhReadings = RECOMMENDED,
+    condition: CombatCondition, request: ActionRequest
 ) -> tuple[CombatCondition, list[Event]]:
-    """umh 8 - 11: apply one hit of one action and report it (order in the module doc).
+    """umh 8 - 11: apply one hit of one action and report it (order in the module doc),
+    under the combat's readings (``condition.readings``).
 
     An attacker or skill that cannot be found resolves to no results with an ``error``
     (turns validated both, so this only guards a broken contract).
@@ -194,9 +196,10 @@ def resolve_action(
         return condition.after_action(request.action_id, {}), [
             Event(ACTION_RESOLVED, public(payload))
         ]
+    readings = condition.readings
     ticks: list[Event] = []
     if request.hit > 1 and not request.interference:  # A-26: each combo impact is an action
-        condition, ticks = general_action(condition, readings)
+        condition, ticks = general_action(condition)
     out, stopped = _apply(condition, request, skill, readings)
     continues = (
         request.hit < request.hits

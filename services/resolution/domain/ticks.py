@@ -15,7 +15,6 @@ from typing import Any
 
 from services.resolution.domain.condition import Combatant, CombatCondition
 from services.resolution.domain.effects import remove
-from services.resolution.domain.readings import UmhReadings
 from shared.messages import COMBATANT_DOWN, Event
 from shared.payloads import CombatantDown
 
@@ -60,10 +59,10 @@ def tick(
     return combatant, events
 
 
-def general_action(
-    condition: CombatCondition, readings: UmhReadings
-) -> tuple[CombatCondition, list[Event]]:
-    """umh 11.2.1, 11.5.14 / A-25, A-26, A-48: one general action of the combat passed."""
+def general_action(condition: CombatCondition) -> tuple[CombatCondition, list[Event]]:
+    """umh 11.2.1, 11.5.14 / A-25, A-26, A-48: one general action of the combat passed
+    (indirect damage ticks here unless the combat's reading ticks it per turn)."""
+    readings = condition.readings
     changed: dict[str, Combatant] = {}
     events: list[Event] = []
     for who, combatant in condition.participants.items():
@@ -80,12 +79,11 @@ def general_action(
     return condition.updated(changed), events
 
 
-def turn_started(
-    condition: CombatCondition, actor: str, readings: UmhReadings
-) -> tuple[CombatCondition, list[Event]]:
+def turn_started(condition: CombatCondition, actor: str) -> tuple[CombatCondition, list[Event]]:
     """umh 11.3.3 / A-25: indirect damage inflicted before this general turn is armed (or,
-    with the per-turn reading, ticks now); the actor's turn starts "with or without" crowd
-    control (11.5.16 / A-93)."""
+    with the combat's per-turn reading, ticks now); the actor's turn starts "with or
+    without" crowd control (11.5.16 / A-93)."""
+    readings = condition.readings
     changed: dict[str, Combatant] = {}
     events: list[Event] = []
     for who, combatant in condition.participants.items():

@@ -22,13 +22,15 @@ knockdown on it)."""
 
 
 def move(state: CombatState, out: Outcome, action: MoveAction) -> None:
-    """umh 2.3.2.1 / 2.5.3.1 / 2.5.4: move on the grid, 1 speed per square (Chebyshev, A-61).
+    """umh 2.3.2.1 / 2.5.3.1 / 2.5.4: move on the grid, 1 speed per square in the combat's
+    grid metric (A-61: Chebyshev; a setting: Manhattan).
 
     Order: phase (2.1.1); own or free interference turn, no defense pending (2.4.1,
     2.4.2, 2.5.3.2); conditions (11.4.1, 11.4.2, 11.5.2, 11.5.1); a square to move from
     (the combat has a grid, ``invalid_target``); the destination free (11.6.1); the speed
-    left (``insufficient_speed``: a VEL below 1 cannot pay a square, A-22). Speed comes back
-    at the next round, also the speed spent in an interference turn (2.5.4).
+    left (``insufficient_speed``: a VEL below 1 cannot pay a square, A-22, unless the
+    combat's reading raises it to 1). Speed comes back at the next round, also the speed
+    spent in an interference turn (2.5.4).
     """
     if state.phase != PHASE_FIGHTING:
         raise RuleViolation("wrong_phase", "umh 2.3.2", phase=state.phase)

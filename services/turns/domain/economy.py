@@ -66,7 +66,7 @@ def lone_fighter_bucket(actor: Participant, settings: Settings) -> int:
     never exceed the round's (a setting: uncapped)."""
     if actor.own_turns < 2:
         return 0
-    if not settings.reading_lone_bucket_capped:
+    if not settings.readings.lone_fighter_bucket_cap:
         return LONE_FIGHTER_BUCKET
     return max(0, min(LONE_FIGHTER_BUCKET, settings.pa_per_round - actor.pa))
 

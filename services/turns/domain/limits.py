@@ -87,7 +87,7 @@ def reaction_limit(skill: SkillInfo, settings: Settings) -> int | None:
 
 def reaction_counter(skill: SkillInfo, settings: Settings) -> str:
     """A-20: one counter per skill (a setting: one counter for all of them)."""
-    return SHARED_COUNTER if settings.reading_shared_reaction_counter else skill.key
+    return SHARED_COUNTER if settings.readings.annul_anticipate_counter == "shared" else skill.key
 
 
 def check_reaction_uses(
@@ -140,7 +140,7 @@ def note_use(
     if in_round:
         actor.used_round[skill.key] = actor.used_round.get(skill.key, 0) + 1
     if skill.cooldown_rounds:
-        extra = 0 if settings.reading_cooldown_round_of_use_counts else 1
+        extra = 1 if settings.readings.cooldown_from_next_round else 0
         actor.cooldowns[skill.key] = round_ + skill.cooldown_rounds + extra
     if reaction_limit(skill, settings) is not None:
         counter = reaction_counter(skill, settings)

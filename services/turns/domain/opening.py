@@ -8,7 +8,7 @@ Checks, in order (the first failing one is raised):
    (``too_many_opponents``, umh 4.5.4);
 4. ``unknown_character``: every participant has a sheet (``invalid_request`` if malformed);
 5. challenge (umh 1.1.1.2, A-60, A-61): exactly 1 defender (a prisoner's: up to 3), at most
-   5 squares (Chebyshev);
+   5 squares (in the community's grid metric, Chebyshev by default);
 6. skill opening (umh 1.1.1.1, 1.1.2, 1.2.2): the attacker's offensive skill, targets equal
    to the defenders; a combo is resolved hit by hit (8.1.1.1.1);
 7. its limits (weekly uses, 2.3.4.2) and ``check_declaration`` of shared/rules/umh.
@@ -26,11 +26,12 @@ from services.turns.domain.outcome import Outcome
 from services.turns.domain.participant import Side
 from services.turns.domain.reactions import declare, open_reactions
 from services.turns.domain.roster import new_participant, parse_sheet
-from services.turns.domain.state import PHASE_OPENING, CombatState, Settings
+from services.turns.domain.state import PHASE_OPENING, CombatState, Readings, Settings
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_STARTED, derived_id
 from shared.payloads import StartCombat
+from shared.rules.umh.grid import distance
 from shared.sheets.umh import Skill, SkillType, UmhSheet
 
 RULESET: Final = "umh"
@@ -73,26 +74,22 @@ def parse_sheets(cmd: StartCombat) -> dict[str, UmhSheet]:
     return {c: parse_sheet(c, cmd.sheets.get(c)) for c in (cmd.attacker, *cmd.defenders)}
 
 
-def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """A-61: grid distance where a diagonal step is 1 square."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
 def check_challenge(cmd: StartCombat) -> None:
     """umh 1.1.1.2 / A-60 / A-61 / 4.5.4: a challenge names one user (a prisoner's, up to
-    three captors), each at most 5 squares away."""
+    three captors), each at most 5 squares away in the community's grid metric."""
     if len(cmd.defenders) != 1 and not cmd.prisoner_challenge:
         raise RuleViolation("invalid_target", "umh 1.1.1.2", count=len(cmd.defenders))
     positions = cmd.positions or {}
     here = positions.get(cmd.attacker)
+    metric = cmd.settings.umh.readings.grid_metric
     for defender in cmd.defenders:
         there = positions.get(defender)
         if here is None or there is None:
             continue
-        distance = chebyshev(here, there)
-        if distance > CHALLENGE_REACH:
+        apart = distance(here, there, metric)
+        if apart > CHALLENGE_REACH:
             raise RuleViolation(
-                "challenge_out_of_range", "umh 1.1.1.2", distance=distance, max=CHALLENGE_REACH
+                "challenge_out_of_range", "umh 1.1.1.2", distance=apart, max=CHALLENGE_REACH
             )
 
 
@@ -113,17 +110,27 @@ def check_skill_opening(cmd: StartCombat, sheet: UmhSheet) -> Skill:
 
 def settings_of(cmd: StartCombat) -> Settings:
     """The community settings this combat keeps for its whole life (RULES.md 7.1, A-16,
-    A-20); the join veto window lasts as long as a defense window (umh 1.2.4.1)."""
-    timers = cmd.settings.timers
+    A-20, the readings of 6.1 turns applies); the join veto window lasts ``veto_seconds``,
+    as long as a defense window unless the community set it (umh 1.2.4.1)."""
+    timers, umh = cmd.settings.timers, cmd.settings.umh
+    readings = umh.readings
     return Settings(
         turn_seconds=timers.turn_seconds,
         defense_seconds=timers.defense_seconds,
         preparation_seconds=timers.preparation_seconds,
-        pa_per_round=cmd.settings.umh.pa_per_round,
+        pa_per_round=umh.pa_per_round,
         disconnect_seconds=timers.disconnect_seconds,
-        join_veto_seconds=timers.defense_seconds,
-        uses_per_combat_annul_anticipate=cmd.settings.umh.uses_per_combat_annul_anticipate,
+        join_veto_seconds=timers.veto_seconds or timers.defense_seconds,
+        uses_per_combat_annul_anticipate=umh.uses_per_combat_annul_anticipate,
         timezone=cmd.settings.timezone,
+        readings=Readings(
+            lone_fighter_bucket_cap=readings.lone_fighter_bucket_cap,
+            cooldown_from_next_round=readings.cooldown_from_next_round,
+            annul_anticipate_counter=readings.annul_anticipate_counter,
+            stat_below_one=readings.stat_below_one,
+            grid_metric=readings.grid_metric,
+            preparation_ends_when_ready=readings.preparation_ends_when_ready,
+        ),
     )
 
 

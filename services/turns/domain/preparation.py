@@ -23,7 +23,8 @@ def equip(state: CombatState, out: Outcome, action: EquipAction) -> None:
 
 def ready(state: CombatState, out: Outcome, actor: str, now_ms: int) -> None:
     """umh 1.3.1 / A-99 (a setting): once every participant still standing is ready, the
-    preparation round ends early and round 1 starts."""
+    preparation round ends early and round 1 starts; with the setting off it runs its whole
+    time (the ``preparation`` timer ends it)."""
     if state.phase != PHASE_PREPARATION:
         player = state.participants[actor]
         if player.late:
@@ -35,5 +36,5 @@ def ready(state: CombatState, out: Outcome, actor: str, now_ms: int) -> None:
     player.ready = True
     waiting = [c for c, p in state.participants.items() if p.active and not p.ready]
     out.emit(COMBATANT_READY, {"character": actor, "waiting": waiting})
-    if not waiting and state.settings.reading_ready_ends_preparation:
+    if not waiting and state.settings.readings.preparation_ends_when_ready:
         start_fighting(state, out, now_ms)

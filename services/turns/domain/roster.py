@@ -10,6 +10,7 @@ from services.turns.domain.limits import week_of
 from services.turns.domain.participant import Participant, Side, SkillInfo
 from services.turns.domain.state import Settings
 from shared.errors import RuleViolation
+from shared.rules.umh.attributes import below_one
 from shared.sheets.umh import Nature, Skill, UmhSheet
 
 RULESET = "umh"
@@ -75,8 +76,11 @@ def new_participant(
     weekly_uses: dict[str, int] | None = None,
 ) -> Participant:
     """umh 3.1.1 / 2.3.2 / 2.3.4.2: everyone enters with his PA, his whole speed and the
-    weekly uses services/states counted for him this week (keyed case-insensitively)."""
-    vel = number(sheet.stats.vel)
+    weekly uses services/states counted for him this week (keyed case-insensitively).
+
+    His speed is the sheet's VEL as the combat reads a figure under 1 (2.6.1.2 / A-22: kept,
+    so it pays for no square; a setting: 1); it orders the turns and pays for movement."""
+    vel = number(below_one(sheet.stats.vel, settings.readings.stat_below_one))
     return Participant(
         side=side,
         vel=vel,

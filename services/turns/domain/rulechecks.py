@@ -1,6 +1,7 @@
 """The seam to ``shared/rules/umh/checks.py`` (umh 5 - 12: reach, areas, heights, natures'
 reaction requirements, defense kinds, evasion geometry): turns builds the contexts from its
-state and calls the checks after its own who / when / cost checks, before spending."""
+state and calls the checks after its own who / when / cost checks, before spending. The
+contexts carry the combat's readings: its grid metric (A-61) and REF under 1 (A-22)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import cast
 from services.turns.domain.state import CombatState
 from shared.payloads import EffectView, Height, Position
 from shared.rules.umh import checks
-from shared.rules.umh.grid import Metric, area_squares, distance
+from shared.rules.umh.grid import area_squares, distance
 from shared.sheets.umh import Skill, UmhSheet
 
 
@@ -52,8 +53,7 @@ def position_of(state: CombatState, character: str) -> Position:
 
 def squares_apart(state: CombatState, a: Sequence[int], b: Sequence[int]) -> int:
     """umh 5.1.1 / A-61: squares between two squares (Chebyshev; a setting: Manhattan)."""
-    metric = cast(Metric, state.settings.reading_grid_metric)
-    return distance((a[0], a[1]), (b[0], b[1]), metric)
+    return distance((a[0], a[1]), (b[0], b[1]), state.settings.readings.grid_metric)
 
 
 def sheet_skill(combatant: checks.Combatant, name: str) -> Skill:
@@ -82,6 +82,7 @@ def declaration(
             squares=list(squares),
             combatants=people.everyone(),
             in_own_turn=in_own_turn,
+            metric=state.settings.readings.grid_metric,
         )
     )
 
@@ -100,7 +101,7 @@ def covered_squares(
         return []
     aims = [s for s in squares] + [state.positions[t] for t in targets if t in state.positions]
     aim = aims[0] if aims else here
-    metric = cast(Metric, state.settings.reading_grid_metric)
+    metric = state.settings.readings.grid_metric
     covered = area_squares(
         skill.area.shape.value, skill.area.size, (here[0], here[1]), (aim[0], aim[1]), metric
     )
@@ -139,5 +140,7 @@ def reaction(
             combatants=people.everyone(),
             targets=list(targets),
             squares=covered_squares(state, attacker, attack_skill, targets, squares),
+            metric=state.settings.readings.grid_metric,
+            stat_below_one=state.settings.readings.stat_below_one,
         )
     )

@@ -9,11 +9,13 @@ Participants live in ``participant.py``, actions in flight in ``inflight.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from services.turns.domain.inflight import InFlight
 from services.turns.domain.participant import Participant, Side, clone
 from shared.errors import RuleViolation
+from shared.rules.umh.attributes import BelowOne
+from shared.rules.umh.grid import Metric
 
 SIDES: Final[tuple[Side, Side]] = ("attackers", "defenders")
 SIDE_SLOTS: Final = 3
@@ -68,12 +70,46 @@ class ArmedTimer:
         return cls(kind=d["kind"], due_ms=d["due_ms"], data=clone(d["data"]))
 
 
+@dataclass(frozen=True)
+class Readings:
+    """The readings of RULES.md 6.1 marked "config" that turns applies: the combat's copy of
+    ``CommunitySettings.umh.readings`` (shared/settings.py), the recommended one by default.
+
+    - ``lone_fighter_bucket_cap`` (A-15): the +2 PA never take the lone fighter past the
+      round's PA (``economy.lone_fighter_bucket``);
+    - ``cooldown_from_next_round`` (A-19): a cooldown of n rounds used in round r ends at
+      r + n + 1; False: r + n (``limits.note_use``);
+    - ``annul_anticipate_counter`` (A-20): "per_skill" counts each annulment / anticipation
+      on its own; "shared": one counter for all (``limits.reaction_counter``);
+    - ``stat_below_one`` (A-22): a VEL / REF under 1 is kept ("keep") or raised to 1
+      ("clamp") (``roster.new_participant``, the checks' ``Reaction``);
+    - ``grid_metric`` (A-61): "chebyshev" or "manhattan" (``rulechecks``, the challenge's
+      reach in ``opening``);
+    - ``preparation_ends_when_ready`` (A-99): the preparation round ends once everyone is
+      ready (``preparation.ready``).
+    """
+
+    lone_fighter_bucket_cap: bool = True
+    cooldown_from_next_round: bool = True
+    annul_anticipate_counter: Literal["per_skill", "shared"] = "per_skill"
+    stat_below_one: BelowOne = "keep"
+    grid_metric: Metric = "chebyshev"
+    preparation_ends_when_ready: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Readings:
+        return cls(**_known(cls, d))
+
+
 @dataclass
 class Settings:
     """The community settings copied into the combat at its start (RULES.md 7.1, 6.1).
 
-    The ``reading_*`` fields are the readings of RULES.md 6.1 marked "config", with the
-    recommended reading as default (A-15, A-19, A-20, A-61, A-99).
+    ``readings`` holds the readings of RULES.md 6.1 marked "config" (a state written before
+    they were copied loads with the recommended ones).
     """
 
     turn_seconds: int
@@ -84,18 +120,16 @@ class Settings:
     join_veto_seconds: int = 300
     uses_per_combat_annul_anticipate: int = 5
     timezone: str = "Europe/Madrid"
-    reading_lone_bucket_capped: bool = True
-    reading_cooldown_round_of_use_counts: bool = False
-    reading_shared_reaction_counter: bool = False
-    reading_grid_metric: str = "chebyshev"
-    reading_ready_ends_preparation: bool = True
+    readings: Readings = field(default_factory=Readings)
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
+        return {**vars(self), "readings": self.readings.to_dict()}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Settings:
-        return cls(**_known(cls, d))
+        plain = _known(cls, d)
+        plain["readings"] = Readings.from_dict(d.get("readings") or {})
+        return cls(**plain)
 
 
 @dataclass

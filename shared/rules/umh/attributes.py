@@ -13,9 +13,23 @@ from fractions import Fraction
 from typing import Final, Literal
 
 StatName = Literal["ref", "vel", "vol", "fue", "vit", "other"]
+BelowOne = Literal["keep", "clamp"]
+"""Reading A-22 (a community setting): a REF / VEL under 1 keeps its figure, or becomes 1."""
 
 KEEPS_BELOW_ONE: Final = frozenset({"ref", "vel"})
 """umh 2.6.1.1 - 2.6.1.2 / A-22: REF and VEL keep a figure below 1 instead of rounding to 0."""
+
+
+def below_one(value: float, reading: BelowOne) -> float:
+    """umh 2.6.1.1 - 2.6.1.2 / A-22: the REF or VEL a combat uses for a sheet's figure.
+
+    A figure between 0 and 1 is kept as it is (``keep``, the recommended reading: a VEL of
+    0.5 pays for no square) or raised to 1 (``clamp``, the setting); 0 stays 0 (an effect
+    that sets it to 0, 11.5.4.2), and any other figure is the sheet's.
+    """
+    if reading == "clamp" and 0 < value < 1:
+        return 1.0
+    return value
 
 
 def round_stat(

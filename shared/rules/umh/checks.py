@@ -4,7 +4,8 @@ crowd control and altered states). Each raises :class:`shared.errors.RuleViolati
 code and rule reference, in the documented order of the rules; services/turns calls them and
 owns everything about who may act, when and at what cost.
 
-The contexts carry everything the checks may read; turns builds them from its state. A
+The contexts carry everything the checks may read; turns builds them from its state,
+with the readings of the declaring combat (its grid metric, A-61; a REF under 1, A-22). A
 context without squares (a combat without a grid) skips the geometric checks.
 """
 
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from shared.errors import RuleViolation
 from shared.payloads import EffectView, Position
 from shared.rules.umh import evasion
+from shared.rules.umh.attributes import BelowOne, below_one
 from shared.rules.umh.grid import (
     Metric,
     Square,
@@ -57,7 +59,8 @@ class Declaration:
     """A skill being declared (API.md ``skill`` action).
 
     ``weapons``: the weapons the skill is used with at once (umh 12.1); ``detected``: the
-    ids the actor detects by some means (umh 11.5.13); ``metric``: reading A-61.
+    ids the actor detects by some means (umh 11.5.13); ``metric``: reading A-61, the
+    declaring combat's.
     """
 
     actor: Combatant
@@ -77,7 +80,7 @@ class Reaction:
 
     ``targets``: who the attack targets (empty: the reactor only); ``squares``: the squares
     an area covers (empty: none or no grid); ``indirect``: the hit is an indirect tick;
-    ``metric``: reading A-61.
+    ``metric`` and ``stat_below_one``: readings A-61 and A-22, the combat's.
     """
 
     reactor: Combatant
@@ -93,6 +96,11 @@ class Reaction:
     squares: Sequence[tuple[int, int]] = ()
     indirect: bool = False
     metric: Metric = "chebyshev"
+    stat_below_one: BelowOne = "keep"
+
+    def ref_of(self, combatant: Combatant) -> float:
+        """umh 2.6.1.1 / A-22: the REF the combat reads for ``combatant``."""
+        return below_one(combatant.ref, self.stat_below_one)
 
 
 def effective_reach(actor: Combatant, skill: Skill) -> int:
@@ -217,11 +225,12 @@ def check_reaction(reaction: Reaction) -> None:
     _check_natures(attack, defense, kind)
     needed = ref_required(attack, kind)
     chrono = Nature.CRONOQUINETICA in natures_of(attack)
-    if reaction.reactor.ref < needed and (kind is not DefenseKind.EVASION or chrono):
+    ref = reaction.ref_of(reaction.reactor)
+    if ref < needed and (kind is not DefenseKind.EVASION or chrono):
         raise RuleViolation(
             "reaction_requirement",
             _requirement_rule(attack),
-            ref=reaction.reactor.ref,
+            ref=ref,
             needed=None if needed == float("inf") else needed,
         )
     if kind is DefenseKind.EVASION:
@@ -347,8 +356,9 @@ def _requirement_rule(attack: Skill) -> str:
 def _check_evasion(reaction: Reaction, defense: Skill) -> None:
     """umh 11.5.6, 11.5.1, then the squares of 8.2.1.3, 8.2.1.5, 8.2.1.6."""
     reactor, attacker = reaction.reactor, reaction.attacker
-    if reactor.has("ceguera") and reactor.ref < attacker.ref:
-        raise RuleViolation("blind_cannot_evade", "umh 11.5.6", ref=reactor.ref)
+    ref = reaction.ref_of(reactor)
+    if reactor.has("ceguera") and ref < reaction.ref_of(attacker):
+        raise RuleViolation("blind_cannot_evade", "umh 11.5.6", ref=ref)
     legs_blocked = "evade_with_legs" in reactor.blocks or any(
         reactor.has(state) for state in ("inmovilizacion", "derribo", "inhabilitacion_piernas")
     )

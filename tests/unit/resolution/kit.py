@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.resolution.domain.readings import UmhReadings
 from services.resolution.umh import UmhResolution
 from shared.domain import Decision
 from shared.messages import (
@@ -55,16 +54,17 @@ def sheet(
 
 @dataclass
 class Fight:
-    """A combat on the ruleset: ``ana`` attacks, everyone else defends."""
+    """A combat on the ruleset: ``ana`` attacks, everyone else defends. ``readings`` are the
+    community's ``umh.readings`` settings the ``combat.started`` snapshot carries."""
 
     sheets: dict[str, JSON]
-    readings: UmhReadings = field(default_factory=UmhReadings)
+    readings: JSON = field(default_factory=dict)
     state: JSON = field(default_factory=dict)
     last: Decision[JSON] | None = None
     seq: int = 0
 
     def __post_init__(self) -> None:
-        self.ruleset = UmhResolution(self.readings)
+        self.ruleset = UmhResolution()
         attackers = [c for c in self.sheets if c == "ana"]
         defenders = [c for c in self.sheets if c != "ana"]
         payload = {
@@ -72,6 +72,7 @@ class Fight:
             "ruleset": "umh",
             "sides": {"attackers": attackers, "defenders": defenders},
             "sheets": self.sheets,
+            "settings": {"umh": {"readings": self.readings}},
         }
         decision = self.ruleset.on_combat_started(payload, now_ms=NOW)
         assert decision.state is not None

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from services.resolution.domain.readings import RECOMMENDED
 from services.resolution.ruleset import ResolutionRuleset
 from services.resolution.umh import UmhResolution
 from shared.messages import ACTION_RESOLVED, COMBATANT_DOWN, RESOLUTION_REQUESTED
@@ -35,7 +36,7 @@ def resolve(state: dict[str, Any], payload: dict[str, Any]) -> Any:
     return RULESET.on_event(state, RESOLUTION_REQUESTED, payload, now_ms=NOW)
 
 
-def test_combat_started_takes_full_vit_and_the_sheets() -> None:
+def test_combat_started_takes_full_vit_the_sheets_and_the_readings() -> None:
     ana, bruno = sheet("Ana", vit=1200), sheet("Bruno", vit=800)
     state = start(ana=ana, bruno=bruno)
     assert state == {
@@ -52,6 +53,7 @@ def test_combat_started_takes_full_vit_and_the_sheets() -> None:
             },
         },
         "resolved_actions": [],
+        "readings": RECOMMENDED.to_dict(),  # the community's settings (none set: defaults)
     }
     assert RULESET.view(state) == {
         "participants": {

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from services.resolution.domain.readings import UmhReadings
 from tests.unit.resolution.kit import JSON, Fight, attack, defense, result_of, sheet, step
 
 
@@ -16,12 +15,9 @@ def one_hit(
     reaction: JSON | None = None,
     *,
     attacker: dict[str, Any] | None = None,
-    readings: UmhReadings | None = None,
+    readings: JSON | None = None,
 ) -> tuple[JSON, Fight]:
-    fight = Fight(
-        {"ana": sheet("Ana", skill, **(attacker or {})), "bruno": target},
-        readings or UmhReadings(),
-    )
+    fight = Fight({"ana": sheet("Ana", skill, **(attacker or {})), "bruno": target}, readings or {})
     reactions = {"bruno": reaction} if reaction else {}
     resolved = fight.hit(skill["name"], ["bruno"], reactions=reactions)
     return result_of(resolved, "bruno"), fight
@@ -414,7 +410,7 @@ def test_t000_44_hellfire_counts_half_as_soul() -> None:
 
 def test_t000_42_literal_sonic_reading() -> None:
     sonic = attack(damage=301, natures=["sonora"])
-    literal = UmhReadings(sonic_literal=True)
+    literal = {"sonic_literal": True}
     for value in (200, 100):
         row, _ = one_hit(sonic, fielder(value), {"skill": FIELD}, readings=literal)
         assert row["damage"] == 151

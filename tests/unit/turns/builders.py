@@ -229,16 +229,23 @@ def new_state(decision: Decision[Any]) -> dict[str, Any]:
 
 
 def fighting(
-    *, defenders: tuple[str, ...] = ("bruno",), vel: Mapping[str, float] | None = None
+    *,
+    defenders: tuple[str, ...] = ("bruno",),
+    vel: Mapping[str, float] | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A combat whose preparation round is over: round 1, ``ana`` (the initiator) acts.
 
     One defender: a challenge. Two: an opening attack that both take, resolved at once.
+    ``settings``: the community settings the combat starts with (see :func:`start_cmd`).
     """
     if len(defenders) == 1:
-        state = new_state(TURNS.start(start_cmd(defenders=defenders, vel=vel), **where(T0)))
+        cmd = start_cmd(defenders=defenders, vel=vel, settings=settings)
+        state = new_state(TURNS.start(cmd, **where(T0)))
         return new_state(fire_kind(state, "preparation"))
-    cmd = start_cmd(defenders=defenders, vel=vel, opening=attack_opening(*defenders))
+    cmd = start_cmd(
+        defenders=defenders, vel=vel, opening=attack_opening(*defenders), settings=settings
+    )
     state = new_state(TURNS.start(cmd, **where(T0)))
     opening = derived_id("a", COMBAT_ID, "opening")
     for n, defender in enumerate(defenders):

@@ -3,13 +3,14 @@ fighter's bucket, refunds of anticipated skills, the refill each round."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from services.turns.domain.economy import cost_of, lone_fighter_bucket, spend
 from services.turns.domain.participant import Participant, SkillInfo
-from services.turns.domain.state import Settings
+from services.turns.domain.state import Readings, Settings
 
 from .builders import (
     ATTACK,
@@ -84,7 +85,7 @@ def test_cost_of(used: int, skill: SkillInfo, expected: int) -> None:
     ],
 )
 def test_lone_fighter_bucket(pa: int, own_turns: int, capped: bool, expected: int) -> None:
-    settings = Settings(**{**SETTINGS.to_dict(), "reading_lone_bucket_capped": capped})
+    settings = replace(SETTINGS, readings=Readings(lone_fighter_bucket_cap=capped))
     assert lone_fighter_bucket(player(pa, own_turns=own_turns), settings) == expected
 
 

@@ -121,25 +121,6 @@ def test_t000_22_cooldown_of_two_rounds(annulled: bool, reading: bool) -> None:
     assert use(state, "ana", SLASH, now, n=9, targets=("bruno",))["participants"]["ana"]["pa"] == 8
 
 
-def test_a_19_setting_counts_the_round_of_use() -> None:
-    """A-19 (a setting): usable again from round r + n."""
-    from services.turns.domain.limits import note_use
-    from services.turns.domain.participant import Participant, SkillInfo
-    from services.turns.domain.state import Settings
-
-    settings = Settings(300, 300, 120, 10, reading_cooldown_round_of_use_counts=True)
-    someone = Participant("attackers", 5, 10, 5, 0, {})
-    note_use(
-        someone,
-        SkillInfo("Tajo", 2, "offensive", cooldown_rounds=2),
-        round_=1,
-        now_ms=T0,
-        settings=settings,
-        in_round=True,
-    )
-    assert someone.cooldowns == {"tajo": 3}
-
-
 def reacting(state: dict[str, Any], now: int, n: int, use_number: int | None) -> Any:
     aim = {"type": "skill", "actor": "ana", "skill": ATTACK, "targets": ["bruno"]}
     state["participants"]["ana"]["used_round"] = {}

@@ -325,16 +325,37 @@ async def racing_pairs(stack: Stack, *, pairs: int, combats: int) -> Outcome:
     done = 0
 
     async def race(combat_id: str, rounds: int) -> None:
+        """The same action twice at once for the same turn: an attack (the second must meet
+        the pending defense) or, out of PA, a pass (the second is no longer his turn)."""
         nonlocal both_won, done
-        for _ in range(rounds):
-            answer = await send(community.client, record, "GET", f"/v1/combats/{combat_id}")
-            if answer is None:
+        player = Player(community, record, combat_id)
+        while done < pairs and rounds > 0:
+            combat = await player.combat()
+            if combat is None or combat["phase"] != "fighting" or not combat.get("turn"):
+                return
+            pending = combat.get("pending_reactions") or []
+            if pending:
+                reaction = pending[0]
+                await player.act(
+                    "react",
+                    reaction["reactor"],
+                    {"action_id": reaction["action_id"], "skill": None},
+                )
                 continue
-            actor = answer.json()["turn"]["actor"]
-            players = [Player(community, record, combat_id) for _ in range(2)]
-            tries = await asyncio.gather(*(p.act("pass_turn", actor, {}) for p in players))
+            if combat["turn"].get("paused_remaining") is not None:
+                await asyncio.sleep(0.05)
+                continue
+            actor = combat["turn"]["actor"]
+            other = next(c for c in combat["participants"] if c != actor)
+            if combat["participants"][actor]["pa"] >= 2:
+                kind, body = "skill", {"skill": SKILL, "targets": [other]}
+            else:
+                kind, body = "pass_turn", {}
+            twins = [Player(community, record, combat_id) for _ in range(2)]
+            tries = await asyncio.gather(*(p.act(kind, actor, body) for p in twins))
             both_won += all(t.acknowledged for t in tries)
             done += 1
+            rounds -= 1
 
     per = max(1, pairs // max(1, len(ids)))
     await asyncio.gather(*(race(c, per) for c in ids))

@@ -13,7 +13,17 @@ from gateway.context import Gateway
 from gateway.metrics import MetricsMiddleware
 from gateway.ratelimit import RateLimiter
 from gateway.recorder import Recorder
-from gateway.routes import actions, admin, aftermath, characters, combats, events, keys, ops
+from gateway.routes import (
+    actions,
+    admin,
+    aftermath,
+    characters,
+    combats,
+    dice,
+    events,
+    keys,
+    ops,
+)
 from gateway.routes import settings as settings_routes
 from shared.bus import Bus
 from shared.keys import Keys
@@ -76,4 +86,5 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
     for module in (admin, keys, settings_routes, characters, combats, actions, events, ops):
         app.include_router(module.router)
     app.include_router(aftermath.router)
+    app.include_router(dice.router)
     return app

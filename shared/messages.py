@@ -121,6 +121,8 @@ CMD_POST_COMBAT: Final = "aftermath.post_combat"
 CMD_MODERATE: Final = "aftermath.moderate"
 CMD_REQUIREMENT: Final = "aftermath.requirement"
 COMMAND_REJECTED: Final = "command.rejected"
+DICE_ROLLED: Final = "dice.rolled"
+DICE_SEEDED: Final = "combat.dice_seeded"  # internal: the secret seed, for the other services
 
 # The message type of a reply that carries a commit's public events as a JSON array.
 REPLY_BATCH: Final = "reply.batch"
@@ -130,7 +132,7 @@ REPLY_BATCH: Final = "reply.batch"
 CHAIN_EVENTS: Final = frozenset({RESOLUTION_REQUESTED, ACTION_RESOLVED})
 
 # Events that only services consume: not in the public stream nor in the combat log.
-INTERNAL_EVENTS: Final = frozenset({RESOLUTION_REQUESTED})
+INTERNAL_EVENTS: Final = frozenset({RESOLUTION_REQUESTED, DICE_SEEDED})
 
 # Which events each service consumes besides its own commands. The outbox relay delivers
 # them to the service's command exchange with the room as routing key, so they are
@@ -143,6 +145,7 @@ SUBSCRIPTIONS: Final[dict[str, frozenset[str]]] = {
     "resolution": frozenset(
         {
             COMBAT_STARTED,
+            DICE_SEEDED,
             COMBATANT_JOINED,
             RESOLUTION_REQUESTED,
             COMBAT_ENDED,

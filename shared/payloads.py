@@ -42,6 +42,9 @@ class StartCombat(_Payload):
         default_factory=dict, description="umh 2.3.4.2: from services/states at the start"
     )
     prisoner_challenge: bool = Field(False, description="umh 4.5.4 (from services/states)")
+    # Put by services/turns itself: the combat's dice (seed, commitment, draws), so that a
+    # ruleset rolling at the start (initiative) has them; see shared/dice/combat.py.
+    dice: dict[str, Any] | None = None
 
 
 class ActOnCombat(_Payload):
@@ -340,6 +343,7 @@ class CombatEnded(_Payload):
     ended_at_ms: int
     room: str | None = None
     annul_reason: str | None = None
+    dice_seed: str | None = Field(None, description="the combat's dice seed, revealed")
 
 
 # --- services/states commands from the gateway (umh 4.1.2 - 4.1.3, 4.4, 4.5, moderation) ---

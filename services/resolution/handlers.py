@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.resolution.rulesets import ruleset_named, ruleset_of
+from shared.dice import combat as combat_dice
 from shared.domain import Decision, TimerRequest
 from shared.keys import Keys
 from shared.messages import (
@@ -12,6 +13,7 @@ from shared.messages import (
     COMBAT_ENDED,
     COMBAT_STARTED,
     COMBATANT_JOINED,
+    DICE_SEEDED,
     RESOLUTION_REQUESTED,
     TURN_ENDED,
     TURN_STARTED,
@@ -38,13 +40,24 @@ def on_combat_ended(env: Envelope, state: State | None, _: Target, now: int) -> 
     """The combat is over: its condition is kept for the retention time, then expires."""
     if state is None or state.get("ended"):
         return Decision(None)
-    return Decision({**state, "ended": True})
+    return combat_dice.carried(state, Decision({**state, "ended": True}))
 
 
 def on_combat_event(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
     if state is None:
         raise CombatNotKnownYetError(f"{env.type} for unknown combat {env.combat_id}")
-    return ruleset_of(state).on_event(state, env.type, env.payload, now_ms=now)
+    decision = ruleset_of(state).on_event(state, env.type, env.payload, now_ms=now)
+    return combat_dice.carried(state, decision)
+
+
+def on_dice_seeded(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
+    """The combat's secret dice seed, for the rolls resolution makes (shared/dice/combat.py)."""
+    if state is None:
+        raise CombatNotKnownYetError(f"{env.type} for unknown combat {env.combat_id}")
+    if state.get(combat_dice.DICE):
+        return Decision(None)
+    seed = str(env.payload["seed"])
+    return Decision({**state, combat_dice.DICE: combat_dice.known(seed)})
 
 
 HANDLERS: dict[str, Handler] = {
@@ -52,6 +65,7 @@ HANDLERS: dict[str, Handler] = {
     COMBATANT_JOINED: on_combat_event,
     RESOLUTION_REQUESTED: on_combat_event,
     COMBAT_ENDED: on_combat_ended,
+    DICE_SEEDED: on_dice_seeded,
     ACTION_DECLARED: on_combat_event,
     TURN_STARTED: on_combat_event,
     TURN_ENDED: on_combat_event,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.turns.rulesets import ruleset_named, ruleset_of
+from shared.dice import combat as combat_dice
 from shared.domain import Decision, TimerRequest
 from shared.errors import RuleViolation
 from shared.keys import Keys
@@ -29,7 +30,9 @@ def on_combat_start(env: Envelope, state: State | None, _: Target, now: int) -> 
     cmd = StartCombat.model_validate(env.payload)
     if state is not None:
         raise RuleViolation("wrong_phase", None, reason="combat already started")
-    return ruleset_named(cmd.ruleset).start(cmd, tenant=env.tenant, room=env.room, now_ms=now)
+    cmd = cmd.model_copy(update={"dice": combat_dice.fresh()})
+    decision = ruleset_named(cmd.ruleset).start(cmd, tenant=env.tenant, room=env.room, now_ms=now)
+    return combat_dice.carried({combat_dice.DICE: cmd.dice}, decision)
 
 
 def on_combat_act(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
@@ -38,19 +41,21 @@ def on_combat_act(env: Envelope, state: State | None, _: Target, now: int) -> De
     if state.get("tenant") != env.tenant:
         raise RuleViolation("not_found", None, combat_id=env.combat_id)
     cmd = ActOnCombat.model_validate(env.payload)
-    return ruleset_of(state).act(state, cmd, now_ms=now)
+    return combat_dice.carried(state, ruleset_of(state).act(state, cmd, now_ms=now))
 
 
 def on_timer_fired(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
     if state is None:
         return Decision(None)
-    return ruleset_of(state).on_timer(state, TimerFired.model_validate(env.payload), now_ms=now)
+    timer = TimerFired.model_validate(env.payload)
+    return combat_dice.carried(state, ruleset_of(state).on_timer(state, timer, now_ms=now))
 
 
 def on_service_event(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
     if state is None:
         return Decision(None)
-    return ruleset_of(state).on_event(state, env.type, env.payload, now_ms=now)
+    decision = ruleset_of(state).on_event(state, env.type, env.payload, now_ms=now)
+    return combat_dice.carried(state, decision)
 
 
 HANDLERS: dict[str, Handler] = {
@@ -72,7 +77,9 @@ def spec(keys: Keys) -> ServiceSpec:
         return [Target(keys.combat(SERVICE, combat_id), combat_id)]
 
     def view(state: State, _now: int) -> dict[str, Any]:
-        return ruleset_of(state).view(state)
+        shown = ruleset_of(state).view(state)
+        dice = combat_dice.view(state, ended=not ruleset_of(state).is_active(state))
+        return shown if dice is None else {**shown, "dice": dice}
 
     def is_active(state: State) -> bool:
         return ruleset_of(state).is_active(state)

@@ -1,0 +1,78 @@
+"""A combat's dice: its secret seed, the commitment published at its start, the draws so far.
+
+Every combat's state (in turns and in resolution) carries ``state["dice"]`` =
+``{"seed", "commitment", "draws": {stream: count}}``. The services' handlers put it there and
+carry it through every decision, so a ruleset only reads it (:func:`stream_of`) and, after
+rolling, writes the draws back (:func:`keep_draws`). The seed is never shown until the combat
+ends: ``combat.started`` carries the commitment, ``combat.ended`` reveals the seed.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from shared.dice.rolls import Roll
+from shared.dice.streams import SeededStream, commitment, new_seed
+from shared.domain import Decision
+from shared.messages import COMBAT_ENDED, COMBAT_STARTED, DICE_ROLLED, DICE_SEEDED, Event
+
+State = dict[str, Any]
+DICE = "dice"
+
+
+def fresh() -> dict[str, Any]:
+    seed = new_seed()
+    return {"seed": seed, "commitment": commitment(seed), "draws": {}}
+
+
+def known(seed: str) -> dict[str, Any]:
+    """The dice of a combat whose seed another service chose."""
+    return {"seed": seed, "commitment": commitment(seed), "draws": {}}
+
+
+def stream_of(state: State, name: str) -> SeededStream:
+    """The combat's stream ``name`` ("turns", "resolution"), where it stopped drawing."""
+    dice = state[DICE]
+    return SeededStream(str(dice["seed"]), name, int(dice["draws"].get(name, 0)))
+
+
+def keep_draws(state: State, stream: SeededStream) -> None:
+    """Remember how far ``stream`` has drawn (call it on the new state after rolling)."""
+    state[DICE]["draws"][stream.stream] = stream.draws
+
+
+def rolled(roll: Roll, *, roller: str | None, combat_id: str) -> Event:
+    """The public record of one roll (``GET /v1/combats/{id}/dice``, the verifier)."""
+    return Event(DICE_ROLLED, {**roll.as_dict(), "roller": roller, "combat_id": combat_id})
+
+
+def view(state: State, *, ended: bool) -> dict[str, Any] | None:
+    dice = state.get(DICE)
+    if not dice:
+        return None
+    return {"commitment": dice["commitment"], "seed": dice["seed"] if ended else None}
+
+
+def carried(previous: State | None, decision: Decision[State]) -> Decision[State]:
+    """The decision with ``dice`` kept in its state, the commitment on ``combat.started``, the
+    seed revealed on ``combat.ended``, and an internal ``combat.dice_seeded`` for the other
+    services when the combat starts."""
+    if decision.state is None:
+        return decision
+    dice = decision.state.get(DICE) or (previous or {}).get(DICE)
+    if dice is None:
+        return decision
+    state = {**decision.state, DICE: copy.deepcopy(dice)}
+    events: list[Event] = []
+    for event in decision.events:
+        if event.type == COMBAT_STARTED:
+            events.append(
+                Event(event.type, {**event.payload, "dice_commitment": dice["commitment"]})
+            )
+            events.append(Event(DICE_SEEDED, {"combat_id": state.get("id"), "seed": dice["seed"]}))
+        elif event.type == COMBAT_ENDED:
+            events.append(Event(event.type, {**event.payload, "dice_seed": dice["seed"]}))
+        else:
+            events.append(event)
+    return Decision(state, events, decision.arm, decision.cancel)

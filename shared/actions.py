@@ -8,17 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import Field, StrictBool, StringConstraints
 
-CharacterId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
-Square = Annotated[tuple[int, int], Field(description="[x, y] grid square")]
-SkillName = Annotated[str, StringConstraints(min_length=1, max_length=80)]
-
-
-class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    actor: CharacterId
+from shared.actions_base import CharacterId, SkillName, Square, _Action
+from shared.actions_cypher import CypherActions
+from shared.actions_l5r import L5rActions
 
 
 class SkillAction(_Action):
@@ -122,7 +116,9 @@ Action = Annotated[
     | PactAction
     | StandUpAction
     | ReadyAction
-    | AnnulAction,
+    | AnnulAction
+    | CypherActions
+    | L5rActions,
     Field(discriminator="type"),
 ]
 

@@ -264,6 +264,7 @@ class StatesCheck(_Payload):
     joins or someone flees (umh 1.1.1.2, 4.2, 4.5). Read-only: nothing is committed."""
 
     purpose: Literal["start", "join", "flee"]
+    ruleset: str = "umh"
     combat_id: str | None = None
     characters: list[str] = Field(min_length=1, max_length=16)
     attacker: str | None = None

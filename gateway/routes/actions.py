@@ -67,6 +67,7 @@ async def gate_action(
             room=combat["room"],
             query=StatesCheck(
                 purpose="join",
+                ruleset=str(combat.get("ruleset", "umh")),
                 combat_id=combat["id"],
                 characters=[action.actor],
                 via=via,
@@ -76,7 +77,11 @@ async def gate_action(
         return {"sheet": sheet, "weekly_uses": gate.weekly_uses.get(action.actor, {})}
     if isinstance(action, FleeAction):
         query = StatesCheck(
-            purpose="flee", combat_id=combat["id"], characters=[action.actor], skill=action.skill
+            purpose="flee",
+            ruleset=str(combat.get("ruleset", "umh")),
+            combat_id=combat["id"],
+            characters=[action.actor],
+            skill=action.skill,
         )
         await ask_states(gw, tenant=tenant, room=combat["room"], query=query)
     return {}

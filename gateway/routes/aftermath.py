@@ -25,7 +25,7 @@ from gateway.ids import CombatId
 from gateway.routes.characters import CharacterPath, load_sheet
 from gateway.routes.combats import reader
 from gateway.views import CombatReader, public_event
-from shared.actions import CharacterId, SkillName
+from shared.actions_base import CharacterId, SkillName
 from shared.messages import CMD_MODERATE, CMD_POST_COMBAT, CMD_REQUIREMENT, Envelope, utcnow
 from shared.payloads import (
     AdjustableState,

@@ -12,8 +12,7 @@ from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
 from shared.payloads import CharacterStatus
-from shared.sheets.registry import PlannedSheet, Sheet
-from shared.sheets.umh import UmhSheet
+from shared.sheets.registry import Sheet
 
 router = APIRouter(prefix="/v1/characters", tags=["characters"])
 
@@ -68,9 +67,6 @@ async def put_character(
     gw: Annotated[Gateway, Depends(gateway)],
 ) -> JSONResponse:
     """Store a character sheet (a snapshot is taken by each combat when it starts)."""
-    if isinstance(sheet, PlannedSheet):
-        raise ApiError("not_implemented", rule=f"{sheet.ruleset} (RULES.md sections 3-4)")
-    assert isinstance(sheet, UmhSheet)
     key = gw.keys.character_sheet(principal.community_id, character_id)
     body = sheet.model_dump(mode="json")
     created = await gw.redis.set(key, json.dumps(body), nx=True)

@@ -18,7 +18,7 @@ from gateway.ids import CombatId
 from gateway.routes.characters import load_sheet
 from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
-from shared.actions import CharacterId, Square
+from shared.actions_base import CharacterId, Square
 from shared.messages import CMD_COMBAT_START
 from shared.payloads import Opening, StartCombat, StatesCheck
 from shared.redis_streams import text
@@ -85,6 +85,7 @@ async def start_combat(
             room=body.room,
             query=StatesCheck(
                 purpose="start",
+                ruleset=body.ruleset,
                 combat_id=combat_id,
                 characters=[body.attacker, *body.defenders],
                 attacker=body.attacker,

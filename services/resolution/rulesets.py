@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from services.resolution.cypher import CypherResolution
+from services.resolution.l5r import L5rResolution
 from services.resolution.ruleset import ResolutionRuleset, State
 from services.resolution.umh import UmhResolution
 from shared.errors import RuleViolation
 
-RULESETS: dict[str, ResolutionRuleset] = {"umh": UmhResolution()}
+RULESETS: dict[str, ResolutionRuleset] = {
+    "umh": UmhResolution(),
+    "cypher": CypherResolution(),
+    "l5r": L5rResolution(),
+}
 
 
 def ruleset_named(name: str) -> ResolutionRuleset:

@@ -109,7 +109,7 @@ async def on_states_check(
         raw = await ctx.redis.get(ctx.keys.combat("turns", combat_id).view_of("turns"))
         if raw is None or json.loads(raw).get("phase") == "ended":
             ended.add(combat_id)
-    ruleset = ruleset_named("umh")
+    ruleset = ruleset_named(query.ruleset)
     answer = ruleset.check(states, query, room=env.room, ended_combats=ended, now_ms=now)
     return answer.model_dump(mode="json")
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from services.states.cypher import CypherAftermath
+from services.states.l5r import L5rAftermath
 from services.states.ruleset import AftermathRuleset
 from services.states.umh import UmhAftermath
 from shared.errors import RuleViolation
 
-RULESETS: dict[str, AftermathRuleset] = {"umh": UmhAftermath()}
+RULESETS: dict[str, AftermathRuleset] = {
+    "umh": UmhAftermath(),
+    "cypher": CypherAftermath(),
+    "l5r": L5rAftermath(),
+}
 
 
 def ruleset_named(name: str) -> AftermathRuleset:

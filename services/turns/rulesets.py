@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from services.turns.cypher import CypherTurns
+from services.turns.l5r import L5rTurns
 from services.turns.ruleset import State, TurnsRuleset
 from services.turns.umh import UmhTurns
 from shared.errors import RuleViolation
 
-RULESETS: dict[str, TurnsRuleset] = {"umh": UmhTurns()}
-PLANNED = {"cypher": "cypher", "l5r": "l5r"}
+RULESETS: dict[str, TurnsRuleset] = {
+    "umh": UmhTurns(),
+    "cypher": CypherTurns(),
+    "l5r": L5rTurns(),
+}
 
 
 def ruleset_named(name: str) -> TurnsRuleset:
     ruleset = RULESETS.get(name)
     if ruleset is not None:
         return ruleset
-    if name in PLANNED:
-        raise RuleViolation("not_implemented", f"{name} (RULES.md sections 3-4)", ruleset=name)
     raise RuleViolation("unsupported_ruleset", None, ruleset=name)
 
 

@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
+from shared.sheets.cypher import CypherSheet
+from shared.sheets.l5r import L5rSheet
 from shared.sheets.umh import UmhSheet
 
-
-class PlannedSheet(BaseModel):
-    """A sheet of a ruleset that is documented but not refereed yet (cypher, l5r)."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-
-    name: str = Field(min_length=1, max_length=80)
-    ruleset: Literal["cypher", "l5r"]
-
-
-Sheet = Annotated[UmhSheet | PlannedSheet, Field(discriminator="ruleset")]
-SHEET_ADAPTER: TypeAdapter[UmhSheet | PlannedSheet] = TypeAdapter(Sheet)
+Sheet = Annotated[UmhSheet | CypherSheet | L5rSheet, Field(discriminator="ruleset")]
+SHEET_ADAPTER: TypeAdapter[UmhSheet | CypherSheet | L5rSheet] = TypeAdapter(Sheet)
 
 
 def sheet_ruleset(sheet: dict[str, Any]) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from shared import errors_cypher, errors_l5r
+
 
 class RuleViolation(Exception):  # noqa: N818 - a rule violation is not a program error
     """An action that the rules forbid: nothing is committed.
@@ -387,6 +389,16 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
         "Como máximo dos acciones de 0 PA por turno propio.",
     ),
 }
+
+
+def _merge_ruleset_codes() -> None:
+    """Each ruleset's own codes (``shared/errors_<ruleset>.py``) join the catalogue."""
+    for codes in (errors_cypher.CODES, errors_l5r.CODES):
+        for code, (status, en, es) in codes.items():
+            CATALOGUE.setdefault(code, ErrorKind(status, en, es))
+
+
+_merge_ruleset_codes()
 
 
 def kind_of(code: str) -> ErrorKind:

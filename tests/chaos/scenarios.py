@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import json
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +18,6 @@ from shared.keys import Keys, Names
 from shared.messages import Envelope, new_id, utcnow
 from tests.chaos.check import Figures, check
 from tests.chaos.load import (
-    SKILL,
     Community,
     Player,
     Record,
@@ -270,145 +268,3 @@ async def dead_letters(stack: Stack, service: str) -> list[str]:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(done.wait(), 3)
     return found
-
-
-async def one_key_20_ways(stack: Stack) -> Outcome:
-    """20 concurrent requests with one Idempotency-Key: one effect, one answer replayed."""
-    suite = stack.suite
-    community = await new_community(suite.base_url, suite.admin_token, PLAY_TIMERS)
-    record = Record()
-    ids = await start_combats(community, record, 10)
-    await asyncio.sleep(2)
-    statuses: list[int] = []
-    bodies: set[str] = set()
-    for combat_id in ids:
-        combat = (await community.client.get(f"/v1/combats/{combat_id}")).json()
-        actor = combat["turn"]["actor"]
-        other = next(c for c in combat["participants"] if c != actor)
-        key = f"same-{uuid.uuid4()}"
-        body = {"type": "skill", "actor": actor, "skill": SKILL, "targets": [other]}
-        answers = await asyncio.gather(
-            *(
-                community.client.post(
-                    f"/v1/combats/{combat_id}/actions", json=body, headers={"Idempotency-Key": key}
-                )
-                for _ in range(20)
-            )
-        )
-        statuses += [a.status_code for a in answers]
-        ok = [a for a in answers if a.status_code == 200]
-        bodies |= {a.json()["action_id"] for a in ok}
-    figures = await check(community.client, [], ids)
-    await community.client.aclose()
-    outcome = Outcome(
-        "idempotency_key_20_ways",
-        figures,
-        [],
-        stack.redeliveries(),
-        {
-            "statuses": {str(s): statuses.count(s) for s in set(statuses)},
-            "distinct_action_ids_answered": len(bodies),
-            "combats": len(ids),
-        },
-    )
-    return outcome
-
-
-async def racing_pairs(stack: Stack, *, pairs: int, combats: int) -> Outcome:
-    """Pairs of the same action sent at once for the same turn: exactly one may win."""
-    suite = stack.suite
-    community = await new_community(suite.base_url, suite.admin_token, PLAY_TIMERS)
-    record = Record()
-    ids = await start_combats(community, record, combats)
-    await fighting(community, record, ids, 60)
-    both_won = 0
-    done = 0
-
-    async def race(combat_id: str, rounds: int) -> None:
-        """The same action twice at once for the same turn: an attack (the second must meet
-        the pending defense) or, out of PA, a pass (the second is no longer his turn)."""
-        nonlocal both_won, done
-        player = Player(community, record, combat_id)
-        while done < pairs and rounds > 0:
-            combat = await player.combat()
-            if combat is None or combat["phase"] != "fighting" or not combat.get("turn"):
-                return
-            pending = combat.get("pending_reactions") or []
-            if pending:
-                reaction = pending[0]
-                await player.act(
-                    "react",
-                    reaction["reactor"],
-                    {"action_id": reaction["action_id"], "skill": None},
-                )
-                continue
-            if combat["turn"].get("paused_remaining") is not None:
-                await asyncio.sleep(0.05)
-                continue
-            actor = combat["turn"]["actor"]
-            other = next(c for c in combat["participants"] if c != actor)
-            if combat["participants"][actor]["pa"] >= 2:
-                kind, body = "skill", {"skill": SKILL, "targets": [other]}
-            else:
-                kind, body = "pass_turn", {}
-            twins = [Player(community, record, combat_id) for _ in range(2)]
-            tries = await asyncio.gather(*(p.act(kind, actor, body) for p in twins))
-            both_won += all(t.acknowledged for t in tries)
-            done += 1
-            rounds -= 1
-
-    per = max(1, pairs // max(1, len(ids)))
-    await asyncio.gather(*(race(c, per) for c in ids))
-    await settle(community, record)
-    figures = await check(community.client, record.attempts, ids)
-    await community.client.aclose()
-    return Outcome(
-        "racing_pairs",
-        figures,
-        [],
-        stack.redeliveries(),
-        {"pairs": done, "pairs_both_acknowledged": both_won, "combats": len(ids)},
-    )
-
-
-async def timers_while_down(stack: Stack, *, combats: int, turn_seconds: int) -> Outcome:
-    """Every combat's turn timer falls due while services/turns is dead; all fire once."""
-    suite = stack.suite
-    timers = {"preparation_seconds": 1, "turn_seconds": turn_seconds, "defense_seconds": 600}
-    community = await new_community(suite.base_url, suite.admin_token, timers)
-    record = Record()
-    ids = await start_combats(community, record, combats)
-    await fighting(community, record, ids, 180)
-    killed = time.time()
-    await asyncio.to_thread(suite.kill, "turns")
-    await asyncio.sleep(turn_seconds + 3)  # every turn timer is due now, nobody fires it
-    await asyncio.to_thread(suite.restart, "turns")
-    restarted = time.time()
-    fired_by = restarted
-    deadline = time.monotonic() + 180
-    pending = set(ids)
-    while pending and time.monotonic() < deadline:
-        for combat_id in list(pending):
-            answer = await send(
-                community.client, record, "GET", f"/v1/combats/{combat_id}/log?limit=1000"
-            )
-            if answer is not None and any(
-                e["type"] == "turn.timed_out" for e in answer.json()["events"]
-            ):
-                pending.discard(combat_id)
-        fired_by = time.time()
-        if pending:
-            await asyncio.sleep(1)
-    figures = await check(community.client, record.attempts, ids)
-    await community.client.aclose()
-    return Outcome(
-        "timers_due_while_killed",
-        figures,
-        [fired_by - restarted],
-        stack.redeliveries(),
-        {
-            "timers_due_while_down": len(ids),
-            "not_fired_after_restart": len(pending),
-            "down_seconds": round(restarted - killed, 1),
-        },
-    )

@@ -1,0 +1,205 @@
+"""The scenarios that test a property under fire: one Idempotency-Key 20 ways, racing pairs
+of actions, timers due while services/turns is dead. Each runs while other combats are
+played and services are killed (:mod:`tests.chaos.fire`)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+
+from tests.chaos.check import check
+from tests.chaos.fire import merged, under_fire
+from tests.chaos.load import SKILL, Attempt, Community, Player, Record, new_community, send
+from tests.chaos.scenarios import PLAY_TIMERS, Outcome, fighting, settle, start_combats
+from tests.chaos.stack import Stack
+
+
+async def one_key_20_ways(stack: Stack, *, background: int) -> Outcome:
+    """20 concurrent requests with one Idempotency-Key: one effect, one answer replayed,
+    while other combats are played and services/turns is killed again and again."""
+    suite = stack.suite
+    community = await new_community(suite.base_url, suite.admin_token, PLAY_TIMERS)
+    record = Record()
+    ids = await start_combats(community, record, 10)
+    await asyncio.sleep(2)
+    statuses: list[int] = []
+    bodies: set[str] = set()
+    burst_record = Record()
+    async with under_fire(stack, ["turns"], combats=background, every=1.5) as fire:
+        for combat_id in ids:
+            await burst(community, burst_record, combat_id, statuses, bodies)
+            await asyncio.sleep(0.4)
+    await settle(community, burst_record)
+    figures = merged(await check(community.client, burst_record.attempts, ids), fire.figures)
+    await community.client.aclose()
+    outcome = Outcome(
+        "idempotency_key_20_ways",
+        figures,
+        [],
+        fire.redeliveries,
+        {
+            "statuses": {str(s): statuses.count(s) for s in set(statuses)},
+            "distinct_action_ids_answered": len(bodies),
+            "combats": len(ids),
+            "background_combats": background,
+            "faults": [f"kill -9 {k}" for k in fire.kills],
+        },
+    )
+    return outcome
+
+
+async def burst(
+    community: Community, record: Record, combat_id: str, statuses: list[int], action_ids: set[str]
+) -> None:
+    """The same action, with the same key, 20 times at once: every 2xx names one action, which
+    the checker then looks for in the log (one attempt per distinct action acknowledged)."""
+    started = time.time()
+    combat = (await community.client.get(f"/v1/combats/{combat_id}")).json()
+    actor = combat["turn"]["actor"]
+    other = next(c for c in combat["participants"] if c != actor)
+    key = f"same-{uuid.uuid4()}"
+    body = {"type": "skill", "actor": actor, "skill": SKILL, "targets": [other]}
+    answers = await asyncio.gather(
+        *(
+            community.client.post(
+                f"/v1/combats/{combat_id}/actions",
+                json=body,
+                headers={"Idempotency-Key": key},
+                timeout=60,
+            )
+            for _ in range(20)
+        )
+    )
+    statuses.extend(a.status_code for a in answers)
+    acked = {a.json()["action_id"]: a.status_code for a in answers if a.status_code in (200, 202)}
+    action_ids.update(acked)
+    for action_id, status in acked.items():
+        record.attempts.append(
+            Attempt(combat_id, "skill", actor, key, started, status, action_id, 20, time.time())
+        )
+
+
+async def racing_pairs(stack: Stack, *, pairs: int, combats: int, background: int) -> Outcome:
+    """Pairs of the same action sent at once for the same turn: exactly one may win, while
+    other combats are played and services/turns and services/resolution are killed."""
+    suite = stack.suite
+    community = await new_community(suite.base_url, suite.admin_token, PLAY_TIMERS)
+    record = Record()
+    ids = await start_combats(community, record, combats)
+    await fighting(community, record, ids, 60)
+    both_won = 0
+    done = 0
+
+    async def race(combat_id: str, rounds: int) -> None:
+        """The same action twice at once for the same turn: an attack (the second must meet
+        the pending defense) or, out of PA, a pass (the second is no longer his turn)."""
+        nonlocal both_won, done
+        player = Player(community, record, combat_id)
+        while done < pairs and rounds > 0:
+            combat = await player.combat()
+            if combat is None or combat["phase"] != "fighting" or not combat.get("turn"):
+                return
+            pending = combat.get("pending_reactions") or []
+            if pending:
+                reaction = pending[0]
+                await player.act(
+                    "react",
+                    reaction["reactor"],
+                    {"action_id": reaction["action_id"], "skill": None},
+                )
+                continue
+            if combat["turn"].get("paused_remaining") is not None:
+                await asyncio.sleep(0.05)
+                continue
+            actor = combat["turn"]["actor"]
+            other = next(c for c in combat["participants"] if c != actor)
+            if combat["participants"][actor]["pa"] >= 2:
+                kind, body = "skill", {"skill": SKILL, "targets": [other]}
+            else:
+                kind, body = "pass_turn", {}
+            twins = [Player(community, record, combat_id) for _ in range(2)]
+            tries = await asyncio.gather(*(p.act(kind, actor, body) for p in twins))
+            both_won += all(t.acknowledged for t in tries)
+            done += 1
+            rounds -= 1
+
+    per = max(1, pairs // max(1, len(ids)))
+    async with under_fire(stack, ["turns", "resolution"], combats=background, every=4.0) as fire:
+        await asyncio.gather(*(race(c, per) for c in ids))
+    await settle(community, record)
+    figures = merged(await check(community.client, record.attempts, ids), fire.figures)
+    await community.client.aclose()
+    return Outcome(
+        "racing_pairs",
+        figures,
+        [],
+        fire.redeliveries,
+        {
+            "pairs": done,
+            "pairs_both_acknowledged": both_won,
+            "combats": len(ids),
+            "background_combats": background,
+            "faults": [f"kill -9 {k}" for k in fire.kills],
+        },
+    )
+
+
+async def timers_while_down(
+    stack: Stack, *, combats: int, turn_seconds: int, background: int
+) -> Outcome:
+    """Every combat's turn timer falls due while services/turns is dead; all fire once."""
+    suite = stack.suite
+    timers = {"preparation_seconds": 1, "turn_seconds": turn_seconds, "defense_seconds": 600}
+    community = await new_community(suite.base_url, suite.admin_token, timers)
+    record = Record()
+    ids = await start_combats(community, record, combats)
+    await fighting(community, record, ids, 180)
+    # Once turns is back and the due timers flood in, resolution and states are killed too.
+    fire_at = turn_seconds + 4.0
+    async with under_fire(
+        stack, ["resolution", "states"], combats=background, every=2.0, first_after=fire_at
+    ) as fire:
+        killed = time.time()
+        await asyncio.to_thread(suite.kill, "turns")
+        await asyncio.sleep(turn_seconds + 3)  # every turn timer is due now, nobody fires it
+        await asyncio.to_thread(suite.restart, "turns")
+        restarted = time.time()
+        pending, fired_by = await all_timed_out(community, record, ids)
+    figures = merged(await check(community.client, record.attempts, ids), fire.figures)
+    await community.client.aclose()
+    return Outcome(
+        "timers_due_while_killed",
+        figures,
+        [fired_by - restarted],
+        fire.redeliveries,
+        {
+            "timers_due_while_down": len(ids),
+            "not_fired_after_restart": len(pending),
+            "down_seconds": round(restarted - killed, 1),
+            "background_combats": background,
+            "faults": ["kill -9 turns", *(f"kill -9 {k}" for k in fire.kills)],
+        },
+    )
+
+
+async def all_timed_out(
+    community: Community, record: Record, ids: list[str]
+) -> tuple[set[str], float]:
+    """Wait until every combat's log shows its turn timed out: (those that never did, when)."""
+    fired_by = time.time()
+    deadline = time.monotonic() + 180
+    pending = set(ids)
+    while pending and time.monotonic() < deadline:
+        for combat_id in list(pending):
+            answer = await send(
+                community.client, record, "GET", f"/v1/combats/{combat_id}/log?limit=1000"
+            )
+            if answer is not None and any(
+                e["type"] == "turn.timed_out" for e in answer.json()["events"]
+            ):
+                pending.discard(combat_id)
+        fired_by = time.time()
+        if pending:
+            await asyncio.sleep(1)
+    return pending, fired_by

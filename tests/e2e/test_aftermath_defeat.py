@@ -9,6 +9,7 @@ import pytest
 from tests.e2e.referee import (
     JSON,
     Referee,
+    challenge_body,
     error_of,
     expect,
     history_of,
@@ -102,3 +103,34 @@ async def test_a_profile_requirement_once_per_combat(referee: Referee) -> None:
         path, json={"character": "nadie", "kind": "profile", "name": "x"}
     )
     error_of(stranger, 422, "not_in_combat")
+
+
+async def test_a_state_received_in_combat_makes_him_immune_to_challenges(
+    referee: Referee,
+) -> None:
+    """umh 4.2.1: bruno is made wet (a state) by a hit, then defeated: at the end he gets the
+    immunity from challenges, and a challenge against him is refused (1.1.1.2)."""
+    community = await referee.new_community()
+    soak = {**offensive("Chapuzon", damage=10, pa=1), "natures": ["agua"]}
+    soak["effects"] = [{"kind": "state", "type": "mojado", "actions": 3}]
+    await register_with(community, "ana", vel=6, skills=[soak, KO])
+    await register_with(community, "bruno", vel=5, skills=[KO])
+    await register_with(community, "carla", vel=5, skills=[KO])
+    combat = await community.start_challenge("ana", "bruno", room=unique("room"))
+    cid = combat["id"]
+    await community.wait_turn(cid, "ana", 1)
+    attack = await community.use_skill(cid, "ana", "Chapuzon", ["bruno"])
+    await community.react(cid, "bruno", attack["action_id"], None)
+    await community.wait_event(cid, "effect.applied", lambda data: data["character"] == "bruno")
+    await knock_out(community, cid, "ana", "bruno", "Golpe")
+
+    status = await wait_status(
+        community, "bruno", lambda s: s["immune_until"] is not None, what="immune"
+    )
+    assert status["in_combat"] is None
+    immunity = next(e for e in await history_of(community, "bruno") if e["change"] == "immunity")
+    assert (immunity["rule"], immunity["combat_id"]) == ("umh 4.2.1", cid)
+    answer = await community.client.post("/v1/combats", json=challenge_body("carla", "bruno"))
+    assert error_of(answer, 422, "target_challenge_immune")["rule"] == "umh 1.1.1.2"
+    # ana received no state: she is not immune.
+    assert (await community.status("ana"))["immune_until"] is None

@@ -22,6 +22,14 @@ class SkillAction(_Action):
     skill: SkillName
     targets: list[CharacterId | Square] = Field(default_factory=list, max_length=16)
     use_number: int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
+    weapons: list[SkillName] = Field(
+        default_factory=list,
+        max_length=2,
+        description="umh 12: the sheet's weapons the skill is used with (two: ambidextrous)",
+    )
+    weapon_effects: SkillName | None = Field(
+        None, description="umh 12.3: with two weapons, the one whose additional effects apply"
+    )
 
 
 class ReactAction(_Action):

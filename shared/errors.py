@@ -95,6 +95,10 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
     "already_in_combat": _rule(
         "That character is already in a combat.", "Ese personaje ya está en un combate."
     ),
+    "unknown_weapon": _rule(
+        "The character has no such weapon (or names it twice).",
+        "El personaje no tiene esa arma (o la nombra dos veces).",
+    ),
     "unknown_skill": _rule(
         "The character has no such skill.", "El personaje no tiene esa habilidad."
     ),

@@ -111,6 +111,8 @@ class ResolutionRequested(_Payload):
     positions: dict[str, Position] = Field(default_factory=dict)
     opening: bool = False
     interference: bool = False
+    weapons: list[str] = Field(default_factory=list, description="umh 12: the weapons used")
+    weapon_effects: str | None = Field(None, description="umh 12.3: whose effects apply")
 
 
 class EffectView(_Payload):
@@ -161,6 +163,9 @@ class ActionResolved(_Payload):
     speed_spent: dict[str, float] = Field(default_factory=dict)
     moved: dict[str, Position] = Field(default_factory=dict)
     ignored_targets: list[str] = Field(default_factory=list)
+    weapons: dict[str, Any] | None = Field(
+        None, description="umh 12: the weapons used, their ARMA together, whose effects applied"
+    )
     error: dict[str, Any] | None = None
 
 

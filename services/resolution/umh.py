@@ -71,6 +71,8 @@ def action_request(payload: dict[str, Any]) -> ActionRequest:
             who: _reaction(choice) for who, choice in msg.anticipation_answers.items()
         },
         interference=msg.interference,
+        weapons=tuple(msg.weapons),
+        weapon_effects=msg.weapon_effects,
     )
 
 

@@ -34,6 +34,7 @@ from services.resolution.domain.variations import Stopped, counter_surplus, stop
 from shared.messages import ACTION_RESOLVED, COMBATANT_DOWN, Event
 from shared.payloads import ActionResolved, CombatantDown, Position
 from shared.rules.umh.grid import Metric, distance
+from shared.rules.umh.weapons import armed
 from shared.sheets.umh import DefenseKind, Skill, SkillType
 
 DownCause = Literal["damage", "indirect", "fall", "collision"]
@@ -55,6 +56,8 @@ class ActionRequest:
     positions: Mapping[str, Position] = field(default_factory=dict)
     anticipation_answers: Mapping[str, Reaction] = field(default_factory=dict)
     interference: bool = False
+    weapons: tuple[str, ...] = ()
+    weapon_effects: str | None = None
 
 
 @dataclass
@@ -197,6 +200,15 @@ def resolve_action(
             Event(ACTION_RESOLVED, public(payload))
         ]
     readings = condition.readings
+    assert attacker is not None
+    skill, wielding = armed(
+        attacker.parsed_sheet(),
+        skill,
+        request.weapons,
+        request.weapon_effects,
+        four_plus=readings.ambidextrous_four_plus,
+        unique_alone=readings.unique_weapon_alone,
+    )
     ticks: list[Event] = []
     if request.hit > 1 and not request.interference:  # A-26: each combo impact is an action
         condition, ticks = general_action(condition)
@@ -216,6 +228,7 @@ def resolve_action(
         "speed_spent": out.speed_spent,
         "moved": {k: v.model_dump(mode="json") for k, v in out.moved.items()},
         "ignored_targets": out.ignored,
+        "weapons": wielding,
     }
     resolved = Event(ACTION_RESOLVED, public(payload))
     events = [*ticks, resolved, *down_events(request, out.downs), *out.events]
@@ -263,8 +276,10 @@ OPTIONAL_REACTION_KEYS = ("to", "redirect_to", "use_number")
 
 def public(payload: dict[str, Any]) -> dict[str, Any]:
     """``action.resolved`` validated by :class:`ActionResolved`; each reaction's optional
-    fields (``to``, ``redirect_to``, ``use_number``) show only when set, as before."""
+    fields (``to``, ``redirect_to``, ``use_number``) and ``weapons`` show only when set."""
     resolved = ActionResolved.model_validate(payload).model_dump(mode="json")
+    if resolved.get("weapons") is None:
+        resolved.pop("weapons", None)  # umh 12: shown only when the skill used weapons
     for row in resolved["results"]:
         reaction = row.get("reaction")
         if reaction is not None:

@@ -66,6 +66,8 @@ class InFlight:
     offensive: bool = True
     pa_spent: int = 0
     answers: dict[str, Reaction] = field(default_factory=dict)
+    weapons: list[str] = field(default_factory=list)
+    weapon_effects: str | None = None
 
     @property
     def all_reactions_in(self) -> bool:

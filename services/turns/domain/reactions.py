@@ -214,6 +214,8 @@ def request_resolution_if_ready(state: CombatState, out: Outcome, action_id: str
         positions={cid: position_of(state, cid) for cid in state.participants},
         opening=action.opening,
         interference=action.interference,
+        weapons=list(action.weapons),
+        weapon_effects=action.weapon_effects,
     )
     out.emit(RESOLUTION_REQUESTED, request.model_dump(mode="json"))
 

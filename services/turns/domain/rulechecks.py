@@ -12,6 +12,7 @@ from services.turns.domain.state import CombatState
 from shared.payloads import EffectView, Height, Position
 from shared.rules.umh import checks
 from shared.rules.umh.grid import area_squares, distance
+from shared.rules.umh.weapons import check_wielded
 from shared.sheets.umh import Skill, UmhSheet
 
 
@@ -70,10 +71,14 @@ def declaration(
     squares: Sequence[tuple[int, int]],
     *,
     in_own_turn: bool,
+    weapons: Sequence[str] = (),
+    weapon_effects: str | None = None,
 ) -> None:
-    """Run ``check_declaration`` for a skill about to be declared."""
+    """Run ``check_declaration`` for a skill about to be declared (with the weapons it is
+    used with, umh 12)."""
     people = Combatants(state)
     user = people[actor]
+    check_wielded(user.sheet, weapons, weapon_effects)
     checks.check_declaration(
         checks.Declaration(
             actor=user,
@@ -82,6 +87,7 @@ def declaration(
             squares=list(squares),
             combatants=people.everyone(),
             in_own_turn=in_own_turn,
+            weapons=list(weapons),
             metric=state.settings.readings.grid_metric,
         )
     )

@@ -104,6 +104,8 @@ def commit(
         interference=context == INTERFERENCE,
         offensive=skill.offensive,
         pa_spent=cost,
+        weapons=list(action.weapons),
+        weapon_effects=action.weapon_effects,
     )
     declare(state, out, action_id, flight, skill)
     return flight
@@ -134,7 +136,14 @@ def use_skill(
     economy.check_pa(player, cost)
     squares = [(s[0], s[1]) for s in targets[1]]
     rulechecks.declaration(
-        state, action.actor, skill.name, targets[0], squares, in_own_turn=context == OWN
+        state,
+        action.actor,
+        skill.name,
+        targets[0],
+        squares,
+        in_own_turn=context == OWN,
+        weapons=action.weapons,
+        weapon_effects=action.weapon_effects,
     )
     if action_id in state.actions:
         raise RuleViolation("invalid_request", None, action_id=action_id)
@@ -181,7 +190,16 @@ def prepare(
     cost = economy.cost_of(player, skill)
     economy.check_pa(player, cost)
     squares = [(s[0], s[1]) for s in targets[1]]
-    rulechecks.declaration(state, action.actor, skill.name, targets[0], squares, in_own_turn=True)
+    rulechecks.declaration(
+        state,
+        action.actor,
+        skill.name,
+        targets[0],
+        squares,
+        in_own_turn=True,
+        weapons=action.weapons,
+        weapon_effects=action.weapon_effects,
+    )
     if action_id in state.actions:
         raise RuleViolation("invalid_request", None, action_id=action_id)
     commit(state, out, action, action_id, skill, "other", targets, now_ms)

@@ -62,6 +62,9 @@ class JoinAction(_Action):
     side: Literal["attackers", "defenders"]
     via: Literal["irrumpir", "llamada_de_auxilio"]
     skill: SkillName | None = Field(None, description="an entry skill (umh 1.2.4.1)")
+    square: Square | None = Field(
+        None, description="where he enters, in a combat played on a grid (a free square)"
+    )
 
 
 class VetoJoinAction(_Action):

@@ -248,6 +248,7 @@ class CombatantJoined(_Payload):
     skill: str | None = None
     joined_at_ms: int
     sheet: dict[str, Any]
+    square: tuple[int, int] | None = Field(None, description="where he entered on the grid")
 
 
 class CombatantFled(_Payload):

@@ -68,6 +68,17 @@ def check_places(state: CombatState, side: Side, raises: int) -> None:
         raise RuleViolation("side_full", "umh 1.2.3", side=side, max=capacity)
 
 
+def check_square(state: CombatState, square: tuple[int, int] | None) -> None:
+    """umh 11.6.1: a joiner enters on a free square, in a combat played on a grid."""
+    if square is None:
+        return
+    if not state.positions:
+        raise RuleViolation("invalid_target", "umh 2.3.2.1", reason="this combat has no grid")
+    taken = [c for c, sq in state.positions.items() if tuple(sq) == tuple(square)]
+    if taken:
+        raise RuleViolation("invalid_target", "umh 11.6.1", square=square, occupied_by=taken[0])
+
+
 def join(state: CombatState, out: Outcome, cmd: ActOnCombat, now_ms: int) -> None:
     """IRRUMPIR / LLAMADA DE AUXILIO / an entry skill (see the module docstring)."""
     action = cmd.action
@@ -76,6 +87,7 @@ def join(state: CombatState, out: Outcome, cmd: ActOnCombat, now_ms: int) -> Non
     sheet = parse_sheet(action.actor, cmd.sheet)
     raises = check_entry_skill(sheet, action, cmd, state, now_ms)
     check_places(state, action.side, raises)
+    check_square(state, action.square)
     if raises:
         state.slot_boosts[action.side] = raises
         out.emit(SLOTS_RAISED, {"side": action.side, "by": action.actor, "slots": raises})
@@ -92,6 +104,7 @@ def join(state: CombatState, out: Outcome, cmd: ActOnCombat, now_ms: int) -> Non
         timer_id=None,
         weekly_uses=dict(cmd.weekly_uses),
         skill=entry.name if entry else None,
+        square=list(action.square) if action.square else None,
     )
     if via != "irrumpir" or not state.active_members(action.side):
         enter(state, out, action.actor, pending, now_ms)
@@ -140,6 +153,10 @@ def enter(state: CombatState, out: Outcome, joiner: str, pending: PendingJoin, n
     state.participants[joiner] = player
     state.sides[pending.side].append(joiner)
     state.heights[joiner] = sheet.position.value
+    if pending.square is not None and state.positions:
+        taken = [c for c, sq in state.positions.items() if list(sq) == pending.square]
+        if not taken:  # a square taken during an IRRUMPIR's veto window: he enters off-grid
+            state.positions[joiner] = list(pending.square)
     if state.phase == PHASE_FIGHTING:
         newcomers = [
             f
@@ -160,6 +177,7 @@ def enter(state: CombatState, out: Outcome, joiner: str, pending: PendingJoin, n
         skill=pending.skill,
         joined_at_ms=pending.requested_at_ms,
         sheet=pending.sheet,
+        square=_square(state.positions.get(joiner)),
     )
     out.emit(COMBATANT_JOINED, joined.model_dump(mode="json"))
     if state.phase == PHASE_FIGHTING:
@@ -206,3 +224,7 @@ def window_over(state: CombatState, out: Outcome, joiner: str, now_ms: int) -> b
         return False
     enter(state, out, joiner, pending, now_ms)
     return True
+
+
+def _square(square: list[int] | None) -> tuple[int, int] | None:
+    return (square[0], square[1]) if square else None

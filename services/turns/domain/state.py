@@ -162,6 +162,7 @@ class PendingJoin:
     vetoes: list[str] = field(default_factory=list)
     weekly_uses: dict[str, int] = field(default_factory=dict)
     skill: str | None = None
+    square: list[int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return clone(dict(vars(self)))  # type: ignore[no-any-return]

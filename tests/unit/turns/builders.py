@@ -67,11 +67,14 @@ def join_cmd(
     skill_name: str | None = None,
     vel: float = 5,
     weekly: dict[str, int] | None = None,
+    square: tuple[int, int] | None = None,
 ) -> ActOnCombat:
     """A ``join`` with the joiner's sheet snapshot, as the gateway sends it."""
     action: dict[str, Any] = {"type": "join", "actor": joiner, "side": side, "via": via}
     if skill_name is not None:
         action["skill"] = skill_name
+    if square is not None:
+        action["square"] = list(square)
     return ActOnCombat.model_validate(
         {
             "action_id": action_id(f"{n}-{joiner}"),

@@ -267,3 +267,37 @@ def test_a_veto_window_outlived_by_the_combat_is_stale() -> None:
     vetoed = new_state(act(state, {"type": "veto_join", "actor": "bruno", "joiner": "carla"}, now))
     assert vetoed["pending_joins"] == {}
     assert fire(vetoed, timer).state is None
+
+
+def on_a_grid() -> tuple[dict[str, Any], int]:
+    cmd = start_cmd(positions={"ana": (0, 0), "bruno": (1, 0)})
+    state = new_state(fire_kind(new_state(TURNS.start(cmd, **where(T0))), "preparation"))
+    return state, now_of(state)
+
+
+def test_umh_11_6_1_a_joiner_enters_on_a_free_square_of_the_grid() -> None:
+    state, now = on_a_grid()
+    decision = joined(state, join_cmd("carla", via="llamada_de_auxilio", square=(3, 2)), now)
+    event = CombatantJoined.model_validate(payload(decision, "combatant.joined"))
+    assert event.square == (3, 2)
+    view = TURNS.view(new_state(decision))
+    assert view["participants"]["carla"]["position"]["square"] == [3, 2]
+
+
+@pytest.mark.parametrize(
+    ("grid", "square", "rule"),
+    [
+        pytest.param(True, (1, 0), "umh 11.6.1", id="umh-11.6.1-square-taken"),
+        pytest.param(False, (3, 2), "umh 2.3.2.1", id="umh-2.3.2.1-no-grid"),
+    ],
+)
+def test_umh_11_6_1_a_joiner_square_refused(grid: bool, square: tuple[int, int], rule: str) -> None:
+    state, now = on_a_grid() if grid else (fighting(), now_of(fighting()))
+    violation = refuses(state, join_cmd("carla", via="llamada_de_auxilio", square=square), now)
+    assert (violation.code, violation.rule) == ("invalid_target", rule)
+
+
+def test_a_joiner_without_a_square_enters_off_the_grid() -> None:
+    state, now = on_a_grid()
+    decision = joined(state, join_cmd("carla", via="llamada_de_auxilio"), now)
+    assert CombatantJoined.model_validate(payload(decision, "combatant.joined")).square is None

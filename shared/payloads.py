@@ -111,6 +111,9 @@ class ResolutionRequested(_Payload):
     positions: dict[str, Position] = Field(default_factory=dict)
     opening: bool = False
     interference: bool = False
+    movement_left: dict[str, float] = Field(
+        default_factory=dict, description="umh 2.3.2.1: speed each one has left this round"
+    )
     weapons: list[str] = Field(default_factory=list, description="umh 12: the weapons used")
     weapon_effects: str | None = Field(None, description="umh 12.3: whose effects apply")
 

@@ -72,6 +72,7 @@ def action_request(payload: dict[str, Any]) -> ActionRequest:
         },
         interference=msg.interference,
         weapons=tuple(msg.weapons),
+        movement_left=dict(msg.movement_left),
         weapon_effects=msg.weapon_effects,
     )
 

@@ -124,15 +124,18 @@ def follows(
     condition: CombatCondition, request: ActionRequest, skill: Skill, moved: Mapping[str, Position]
 ) -> bool:
     """umh 8.1.1.1.4: after an evasion takes a target out of reach, the combo goes on only
-    if the executor can move close enough; resolution knows his VEL, not what he already
-    spent this round (a contract gap), so the sheet's VEL is the bound (a VEL under 1 as
-    the combat reads it, A-22; squares in its grid metric, A-61)."""
+    if the executor can move close enough with the speed he has left this round (turns
+    sends it; without it, his sheet's VEL as the combat reads it, A-22); squares in the
+    combat's grid metric (A-61)."""
     here = request.positions.get(request.attacker)
     if here is None or here.square is None:
         return True
     readings = condition.readings
-    sheet_vel = condition.participants[request.attacker].parsed_sheet().stats.vel
-    vel = below_one(sheet_vel, readings.stat_below_one)
+    left = request.movement_left.get(request.attacker)
+    if left is None:
+        sheet_vel = condition.participants[request.attacker].parsed_sheet().stats.vel
+        left = below_one(sheet_vel, readings.stat_below_one)
+    vel = left
     for target_id, position in moved.items():
         if target_id not in request.targets or position.square is None:
             continue

@@ -58,6 +58,7 @@ class ActionRequest:
     interference: bool = False
     weapons: tuple[str, ...] = ()
     weapon_effects: str | None = None
+    movement_left: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass

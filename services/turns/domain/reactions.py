@@ -216,6 +216,7 @@ def request_resolution_if_ready(state: CombatState, out: Outcome, action_id: str
         interference=action.interference,
         weapons=list(action.weapons),
         weapon_effects=action.weapon_effects,
+        movement_left={cid: p.movement_left for cid, p in state.participants.items()},
     )
     out.emit(RESOLUTION_REQUESTED, request.model_dump(mode="json"))
 

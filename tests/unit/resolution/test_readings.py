@@ -62,6 +62,35 @@ def test_a_22_vel_below_one(readings: JSON, combo_continues: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("left", "combo_continues"),
+    [
+        pytest.param(0, False, id="umh-8.1.1.1.4-no-speed-left-the-combo-ends"),
+        pytest.param(1, True, id="umh-8.1.1.1.4-one-square-left-he-follows"),
+        pytest.param(None, True, id="umh-8.1.1.1.4-unknown-spent-sheet-vel"),
+    ],
+)
+def test_umh_8_1_1_1_4_follows_with_the_speed_left(
+    left: float | None, combo_continues: bool
+) -> None:
+    """umh 8.1.1.1.4 / 2.3.2.1: the evader steps 1 square out of reach; the attacker (VEL 6)
+    follows only with the speed he has left this round, as services/turns reports it."""
+    combo = attack("Ráfaga", damage=100, hits=3, reach=1)
+    fight = Fight(
+        {"ana": sheet("Ana", combo, vel=6), "bruno": sheet("Bruno", defense("Salto", "evasion"))}
+    )
+    extra = {} if left is None else {"movement_left": {"ana": left, "bruno": 6}}
+    resolved = fight.hit(
+        "Ráfaga",
+        ["bruno"],
+        hits=3,
+        positions={"ana": {"square": [0, 0]}, "bruno": {"square": [1, 0]}},
+        reactions={"bruno": {"skill": "Salto", "to": [2, 0]}},
+        **extra,
+    )
+    assert resolved["combo_continues"] is combo_continues
+
+
+@pytest.mark.parametrize(
     ("readings", "after_each"),
     [
         pytest.param({}, (1000, 1000, 990), id="A-25-indirect-per-general-action"),

@@ -78,7 +78,7 @@ def test_umh_8_1_1_1_4_follows_with_the_speed_left(
     fight = Fight(
         {"ana": sheet("Ana", combo, vel=6), "bruno": sheet("Bruno", defense("Salto", "evasion"))}
     )
-    extra = {} if left is None else {"movement_left": {"ana": left, "bruno": 6}}
+    extra: dict[str, Any] = {} if left is None else {"movement_left": {"ana": left, "bruno": 6}}
     resolved = fight.hit(
         "Ráfaga",
         ["bruno"],

@@ -18,7 +18,7 @@ def regained(void: int, void_max: int, days: int) -> int:
 
 def void_now(record: dict[str, Any], now_ms: int) -> int:
     """The pool now: what the last combat left, plus one per whole day since."""
-    at = int(record.get("void_at_ms") or now_ms)
+    at = now_ms if record.get("void_at_ms") is None else int(record["void_at_ms"])
     days = (now_ms - at) // DAY_MS
     return regained(int(record["void_points"]), int(record["void_max"]), int(days))
 
@@ -27,7 +27,7 @@ def next_regain_ms(record: dict[str, Any], now_ms: int) -> int | None:
     """When the next natural point comes back (None: the pool is full)."""
     if void_now(record, now_ms) >= int(record["void_max"]):
         return None
-    at = int(record.get("void_at_ms") or now_ms)
+    at = now_ms if record.get("void_at_ms") is None else int(record["void_at_ms"])
     return at + ((now_ms - at) // DAY_MS + 1) * DAY_MS
 
 

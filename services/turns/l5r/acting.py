@@ -47,7 +47,7 @@ from shared.messages import COMBATANT_FLED
 from shared.payloads import ActOnCombat
 
 OUT_OF_TURN = (L5rSpeak, L5rTide, L5rFlee)
-OUT_OF_TURN_VOID = ("cambiar_iniciativa", "golpe_final", "reduccion_heridas")
+OUT_OF_TURN_VOID = ("cambiar_iniciativa", "golpe_final", "reduccion_heridas", "velocidad")
 
 
 def act(state: State, cmd: ActOnCombat, now_ms: int) -> Out:

@@ -37,6 +37,8 @@ def reaction(state: State, out: Out, action: L5rVoid, p: dict[str, Any]) -> None
         swap(state, out, action, p)
     elif action.use == "golpe_final":
         golpe_final(out, action.actor, p)
+    elif action.use == "velocidad":
+        raise RuleViolation("initiative_already_rolled", "l5r Velocidad")
     else:
         reduction(state, out, action.actor, p)
 
@@ -159,8 +161,6 @@ def on_turn(state: State, out: Out, action: L5rVoid, p: dict[str, Any]) -> None:
                 "rule": "l5r Alentar",
             },
         )
-    elif action.use == "velocidad":
-        raise RuleViolation("initiative_already_rolled", "l5r Velocidad")
     else:
         raise RuleViolation("void_use_unavailable", "l5r Vacío", use=action.use)
 

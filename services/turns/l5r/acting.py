@@ -21,7 +21,7 @@ from services.turns.l5r.state import (
     participant,
     use_slot,
 )
-from shared.actions import AnnulAction
+from shared.actions import AnnulAction, PactAction
 from shared.actions_l5r import (
     L5rAttack,
     L5rComplex,
@@ -63,6 +63,9 @@ def act(state: State, cmd: ActOnCombat, now_ms: int) -> Out:
     if isinstance(action, L5rGrantVoid):
         voiding.grant(state, out, action, moderator=cmd.moderator)
         return out
+    if isinstance(action, PactAction):
+        stop_fighting(state, out, participant(state, action.actor), action.actor, now_ms)
+        return out
     if not str(action.type).startswith("l5r."):
         raise RuleViolation("invalid_request", None, reason=f"{action.type} is not an l5r action")
     p = participant(state, action.actor)
@@ -97,6 +100,18 @@ def act(state: State, cmd: ActOnCombat, now_ms: int) -> Out:
     if p.get("golpe_final") == "pending" and not state.get("pending"):
         flow.end_turn(state, out, now_ms, "golpe_final")  # G23: one action, then he falls
     return out
+
+
+def stop_fighting(state: State, out: Out, p: dict[str, Any], actor: str, now_ms: int) -> None:
+    """Paso 3: "if no one wants to keep fighting, the combat ends" (the generic ``pact``):
+    once every combatant still in the fight has said so, it ends with no winner; an attack
+    withdraws every such word."""
+    if not can_fight(p):
+        raise RuleViolation("character_down", "l5r Paso 3", rank=p["rank"])
+    p["stop"] = True
+    out.emit("pact.offered", {"character": actor, "rule": "l5r Paso 3"})
+    if all(q.get("stop") for q in state["participants"].values() if can_fight(q)):
+        flow.end_combat(state, out, now_ms, None, "pact")
 
 
 def preparation(state: State, out: Out, action: Any, p: dict[str, Any], now_ms: int) -> None:

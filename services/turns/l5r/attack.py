@@ -46,6 +46,17 @@ def free_raises(
     return free
 
 
+def tn_base(state: State, p: dict[str, Any]) -> int:
+    """C-27 with the combat's readings."""
+    settings = state["settings"]
+    return rules.base_tn(
+        int(p["reflexes"]),
+        int(p["armor_tn"]),
+        multiplier=int(settings["tn_reflexes_multiplier"]),
+        base=int(settings["tn_base"]),
+    )
+
+
 def check_limits(state: State, p: dict[str, Any], action: L5rAttack) -> None:
     counters = p["round"]
     if counters["ran"]:
@@ -114,7 +125,7 @@ def declare(state: State, out: Out, action_id: str, action: L5rAttack) -> None:
     )
     shield = foe["protected"].get(actor)
     steps = rules.tn_to_be_hit(
-        rules.base_tn(int(foe["reflexes"]), int(foe["armor_tn"])),
+        tn_base(state, foe),
         boost=int(foe["tn_boost"]),
         full_defense=int(foe["full_defense"]["bonus"]) if covered else 0,
         protect=int(shield["bonus"]) if shield and shield["until_round"] >= state["round"] else 0,
@@ -132,7 +143,7 @@ def declare(state: State, out: Out, action_id: str, action: L5rAttack) -> None:
     )
     extra = (1 if "mejora_die" in uses else 0) + (1 if p["alentar_bonus"] else 0)
     weapon = (1, 1) if p["disarmed"] else tuple(int(x) for x in p["weapon"]["damage"].split("k"))
-    bonus = rules.damage_bonus(plan.damage_raises)
+    bonus = rules.damage_bonus(plan.damage_raises, str(state["settings"]["damage_raises"]))
     request = {
         "ruleset": "l5r",
         "action_id": action_id,
@@ -189,6 +200,8 @@ def declare(state: State, out: Out, action_id: str, action: L5rAttack) -> None:
         "protect": protect.model_dump() if protect else None,
     }
     state["swap_open"] = False
+    for q in state["participants"].values():
+        q["stop"] = False  # Paso 3: fighting goes on
     out.emit(
         ACTION_DECLARED,
         {

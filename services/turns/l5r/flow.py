@@ -132,8 +132,8 @@ def end_turn(state: State, out: Out, now_ms: int, reason: str) -> None:
     cancel_timer(state, out, turn.get("timer_id"))
     actor = turn["actor"]
     p = state["participants"][actor]
-    if p.get("golpe_final") == "pending" and p["round"]["acted"]:
-        p["golpe_final"] = "used"  # G23: one action, then he falls
+    if p.get("golpe_final") == "pending":
+        p["golpe_final"] = "used"  # G23: his next turn (one action), then he falls
     out.emit(
         TURN_ENDED,
         {"actor": actor, "reason": reason, "round": state["round"], "turn_seq": state["turn_seq"]},

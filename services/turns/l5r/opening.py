@@ -20,8 +20,6 @@ from shared.payloads import StartCombat
 from shared.sheets.l5r import L5rSheet
 
 MAX_DEFENDERS: Final = 8
-HORSEMANSHIP_FOR_STANCES: Final = 3
-"""C-17 (config): the Horsemanship rank that allows Full Attack / Full Defense mounted."""
 
 
 def check(cmd: StartCombat) -> dict[str, L5rSheet]:
@@ -50,14 +48,24 @@ def check(cmd: StartCombat) -> dict[str, L5rSheet]:
     return sheets
 
 
+def counters(cmd: StartCombat, cid: str) -> dict[str, int]:
+    """What services/states counts for him: his Void pool now; Alentar received today only
+    when the cap is per day (C-5, a setting), none when it is per combat."""
+    found = dict(cmd.weekly_uses.get(cid, {}))
+    if cmd.settings.l5r.alentar_scope == "combat":
+        found.pop("alentar_received", None)
+    return found
+
+
 def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> tuple[State, Out]:
     """Paso 1: the combat opens in preparation; initiative is rolled when everyone is ready
     (``l5r.ready``) or the preparation window (RULES.md 7.1 W1, the community's
     ``timers.preparation_seconds``) runs out."""
     sheets = check(cmd)
     sides = {"attackers": [cmd.attacker], "defenders": list(cmd.defenders)}
+    readings = cmd.settings.l5r
     participants = {
-        cid: new_participant(sheets[cid], side, cmd.weekly_uses.get(cid, {}))
+        cid: new_participant(sheets[cid], side, counters(cmd, cid))
         for side, members in sides.items()
         for cid in members
     }
@@ -77,8 +85,7 @@ def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> tuple[Sta
         "settings": {
             "turn_seconds": cmd.settings.timers.turn_seconds,
             "preparation_seconds": cmd.settings.timers.preparation_seconds,
-            "horsemanship_for_stances": HORSEMANSHIP_FOR_STANCES,
-            "alentar_scope": "day",
+            **readings.model_dump(mode="json"),
         },
         "timers": {},
         "timer_seq": 0,

@@ -172,14 +172,17 @@ def plan_raises(raises: dict[str, Any], free: list[FreeRaise], forced: int) -> R
     return plan
 
 
-def damage_bonus(raises: int) -> tuple[int, int]:
-    """Incrementar el daño (T004-20, C-24): n raises add +ceil(n/2) k floor(n/2)."""
+def damage_bonus(raises: int, reading: str = "alternate") -> tuple[int, int]:
+    """Incrementar el daño (T004-20, C-24): n raises add +ceil(n/2) k floor(n/2); the other
+    reading (config) adds +n k0."""
+    if reading == "rolled_only":
+        return raises, 0
     return math.ceil(raises / 2), raises // 2
 
 
-def base_tn(reflexes: int, armor_tn: int) -> int:
-    """C-27 (L5R): the TN to be hit is Reflexes x 5 + 5 + armour."""
-    return reflexes * 5 + 5 + armor_tn
+def base_tn(reflexes: int, armor_tn: int, *, multiplier: int = 5, base: int = 5) -> int:
+    """C-27 (L5R, config): the TN to be hit is Reflexes x 5 + 5 + armour."""
+    return reflexes * multiplier + base + armor_tn
 
 
 def full_defense_covers(fd: dict[str, Any], attacker: str, insight: int) -> bool:

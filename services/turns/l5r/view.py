@@ -7,12 +7,13 @@ from typing import Any
 
 from services.turns.domain.view import rfc3339
 from services.turns.l5r import rules
+from services.turns.l5r.attack import tn_base
 from services.turns.l5r.state import ENDED, State
 
 
 def participant_view(state: State, p: dict[str, Any]) -> dict[str, Any]:
     fd = p["full_defense"]
-    tn = rules.base_tn(int(p["reflexes"]), int(p["armor_tn"])) + int(p["tn_boost"])
+    tn = tn_base(state, p) + int(p["tn_boost"])
     return {
         "side": p["side"],
         "status": p["status"],
@@ -44,6 +45,7 @@ def participant_view(state: State, p: dict[str, Any]) -> dict[str, Any]:
         "velocidad": p["velocidad"],
         "ready": p["ready"],
         "tide_against": p["tide_against"],
+        "wants_to_stop": bool(p.get("stop")),
     }
 
 

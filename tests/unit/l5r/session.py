@@ -49,6 +49,7 @@ class Combat:
         attacker: str = "ana",
         seed: str = SEED,
         counters: dict[str, dict[str, int]] | None = None,
+        l5r: dict[str, Any] | None = None,
     ) -> None:
         self.turns = L5rTurns()
         self.resolution = L5rResolution()
@@ -61,7 +62,7 @@ class Combat:
             defenders=defenders,
             opening=Opening(kind="challenge"),
             sheets=sheets,
-            settings=CommunitySettings(),
+            settings=CommunitySettings.model_validate({"l5r": l5r or {}}),
             weekly_uses=counters or {},
             dice=known(seed),
         )

@@ -272,7 +272,10 @@ def in_turn(
         if foe is None or foe["side"] == p["side"]:
             raise RuleViolation("not_an_opponent", "l5r Concentración", target=action.target)
         rules.check_allowed(stance, "complex")
+        if p["round"]["attacks"]:
+            raise RuleViolation("attack_limit", "l5r Concentración")
         use_slot(p, "complex")
+        p["round"]["attacks"] += 1  # the round is spent concentrating
         p["round"]["acted"] = True
         c = p.get("concentration")
         before = int(c["rounds"]) if c and c["target"] == action.target else 0

@@ -128,7 +128,7 @@ def declare(state: State, out: Out, action_id: str, action: L5rAttack) -> None:
         tn_base(state, foe),
         boost=int(foe["tn_boost"]),
         full_defense=int(foe["full_defense"]["bonus"]) if covered else 0,
-        protect=int(shield["bonus"]) if shield and shield["until_round"] >= state["round"] else 0,
+        protect=int(shield["bonus"]) if shield and shield["round"] == state["round"] else 0,
     )
     tn = int(steps[-1]["tn"]) + rules.RAISE_TN * plan.paid - rules.RAISE_TN * plan.tn_lowered
     steps.append(
@@ -292,7 +292,7 @@ def resolved(state: State, out: Out, payload: dict[str, Any]) -> bool:
             current = int(ally["protected"].get(target, {}).get("bonus", 0))
             ally["protected"][target] = {
                 "bonus": rules.protect_bonus(current, int(protect["raises"])),
-                "until_round": int(state["round"]) + 1,
+                "round": int(state["round"]) + 1,  # C-25: during the next round
                 "by": actor,
             }
     if dealt:

@@ -407,7 +407,7 @@ def test_t004_21_protect_gives_the_ally_a_tn_bonus() -> None:
     }
     done = next(e.payload for e in c.act(body) if e.type == "action.resolved")
     if done["success"]:
-        assert c.p("carla")["protected"]["ana"] == {"bonus": 15, "until_round": 2, "by": "bruno"}
+        assert c.p("carla")["protected"]["ana"] == {"bonus": 15, "round": 2, "by": "bruno"}
     else:
         assert c.p("carla")["protected"] == {}
 
@@ -455,3 +455,67 @@ def test_t004_06_incremento_del_no_in_the_turn(use: str) -> None:
     stance(c, foe)
     request = attack(c, foe, actor)
     assert [s["step"] for s in request["tn_steps"]][:2] == ["base", "incremento_no"]
+
+
+def test_t004_13_the_die_taken_from_an_opponent_he_hit() -> None:
+    c, actor, foe = fighting()
+    stance(c, actor)
+    c.p(foe)["reflexes"] = 1
+    done = next(
+        e.payload
+        for e in c.act({"type": "l5r.attack", "actor": actor, "target": foe})
+        if e.type == "action.resolved"
+    )
+    c.act({"type": "l5r.tide", "actor": actor, "against": foe})
+    c.p(foe)["initiative"] = 30
+    c.act({"type": "l5r.pass", "actor": actor})
+    stance(c, foe)
+    c.act({"type": "l5r.pass", "actor": foe})
+    tide = next(t for t in c.of_type("tide.rolled") if t["character"] == actor)
+    if done["success"]:
+        assert tide["applied_to"] == foe
+        assert c.p(foe)["initiative"] >= 30 - tide["die"]  # his own die may add back
+    else:
+        assert tide["applied_to"] == actor
+
+
+def test_c_9_the_extra_action_cannot_attack() -> None:
+    c, actor, foe = fighting()
+    stance(c, actor)
+    attack(c, actor, foe)
+    c.act({"type": "l5r.void", "actor": actor, "use": "obtener_accion"})
+    body = {"type": "l5r.attack", "actor": actor, "target": foe}
+    assert code(c, body) == "extra_action_cannot_attack"
+    c.act({"type": "l5r.complex", "actor": actor, "description": "x"})
+    c.act({"type": "l5r.simple", "actor": actor, "description": "free"})
+    c.act({"type": "l5r.simple", "actor": actor, "description": "the extra action"})
+    assert code(c, {"type": "l5r.simple", "actor": actor, "description": "z"}) == (
+        "complex_action_limit"
+    )
+
+
+def test_c_10_reduction_brings_him_back_from_down() -> None:
+    c, actor, foe = fighting()
+    set_wounds(c.state, Out(), foe, 30, None)
+    stance(c, actor)
+    c.p(foe)["reflexes"] = 1
+    for _ in range(12):
+        events = c.act({"type": "l5r.attack", "actor": actor, "target": foe})
+        done = next(e.payload for e in events if e.type == "action.resolved")
+        if done["wounds_dealt"]:
+            break
+        c.p(actor)["round"]["attacks"] = 0
+    dealt = done["wounds_dealt"]
+    c.act({"type": "l5r.void", "actor": foe, "use": "reduccion_heridas"})
+    assert c.p(foe)["wounds"] == 30 + max(0, dealt - 10)
+    if 30 + max(0, dealt - 10) <= 30:
+        assert c.p(foe)["status"] == "active"
+
+
+def test_c_3_a_moderator_grants_a_void_point() -> None:
+    c, actor, _ = fighting()
+    c.p(actor)["void"] = 0
+    c.act({"type": "l5r.grant_void", "actor": actor, "character": actor}, moderator=True)
+    assert c.p(actor)["void"] == 1
+    body = {"type": "l5r.grant_void", "actor": actor, "character": actor}
+    assert code(c, body) == "forbidden"

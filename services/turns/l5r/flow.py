@@ -80,9 +80,7 @@ def start_round(state: State, out: Out, now_ms: int, number: int) -> None:
     state["turn_index"] = -1
     for p in state["participants"].values():
         p["round"] = fresh_round()
-        p["protected"] = {
-            e: v for e, v in p["protected"].items() if int(v["round"]) >= number
-        }
+        p["protected"] = {e: v for e, v in p["protected"].items() if int(v["round"]) >= number}
     out.emit(ROUND_STARTED, {"round": number, "order": list(state["order"])})
     next_turn(state, out, now_ms)
 

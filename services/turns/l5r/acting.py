@@ -191,8 +191,10 @@ def declare_stance(state: State, out: Out, actor: str, p: dict[str, Any], stance
         )
         keep_draws(state, stream)
         out.rolled(state, result, actor)
-        p["full_defense"] = {"bonus": result.total, "opponents": [], "lost": False}
-        payload["full_defense_bonus"] = result.total
+        bonus = max(0, result.total - int(p["penalty"]))  # Paso 1 (wounds): every roll
+        p["full_defense"] = {"bonus": bonus, "opponents": [], "lost": False}
+        payload["full_defense_bonus"] = bonus
+        payload["wound_penalty"] = p["penalty"]
         payload["covers"] = p["insight"]
     out.emit("stance.declared", {**payload, "rule": "l5r Posiciones de combate"})
 

@@ -519,3 +519,50 @@ def test_c_3_a_moderator_grants_a_void_point() -> None:
     assert c.p(actor)["void"] == 1
     body = {"type": "l5r.grant_void", "actor": actor, "character": actor}
     assert code(c, body) == "forbidden"
+
+
+def test_t004_24_c_19_complex_action_after_a_half_move() -> None:
+    c, actor, _ = fighting()
+    stance(c, actor)
+    c.act({"type": "l5r.move", "actor": actor, "meters": 2})
+    body = {
+        "type": "l5r.complex",
+        "actor": actor,
+        "description": "climb",
+        "skill": "kenjutsu",
+        "trait": "agility",
+        "tn": 10,
+    }
+    done = next(e.payload for e in c.act(body) if e.type == "complex_action.taken")
+    assert done["forced_raises"] == 1 and done["tn"] == 15 and done["raises_paid"] == 1
+
+
+def test_c_29_unskilled_complex_action_cannot_follow_a_move() -> None:
+    c, actor, _ = fighting()
+    stance(c, actor)
+    c.act({"type": "l5r.move", "actor": actor, "meters": 2})
+    body = {
+        "type": "l5r.complex",
+        "actor": actor,
+        "description": "sing",
+        "skill": "perform",
+        "trait": "awareness",
+        "tn": 10,
+    }
+    assert code(c, body) == "unskilled_no_raises"
+
+
+def test_t004_24_complex_action_after_more_than_half_a_move_is_refused() -> None:
+    c, actor, _ = fighting()
+    stance(c, actor)
+    c.act({"type": "l5r.move", "actor": actor, "meters": 4})  # Water 2: half is 3 m
+    body = {"type": "l5r.complex", "actor": actor, "description": "x"}
+    assert code(c, body) == "complex_after_full_move"
+
+
+def test_full_defense_roll_loses_the_wound_penalty() -> None:
+    c, actor, _ = fighting()
+    set_wounds(c.state, Out(), actor, 15, None)  # Grazed: penalty 5 (Earth 2 table)
+    stance(c, actor, "full_defense")
+    roll = next(r for r in c.of_type("dice.rolled") if r["purpose"].startswith("full defense"))
+    assert c.p(actor)["full_defense"]["bonus"] == max(0, roll["total"] - 5)

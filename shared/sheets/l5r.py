@@ -44,7 +44,7 @@ FALLEN: Final = frozenset({"down", "out", "dead"})
 """Golpe final (004 lines 23-25): the ranks that take a combatant out of the fight."""
 
 
-class Rings(BaseModel):
+class L5rRings(BaseModel):
     """Anillos: Tierra, Aire, Agua, Fuego, Vacío (Water moves, 004 Mover; Void is the pool)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -56,7 +56,7 @@ class Rings(BaseModel):
     void: Rating
 
 
-class Traits(BaseModel):
+class L5rTraits(BaseModel):
     """Rasgos: the trait of a trait/skill roll keeps its dice (C-2)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -71,7 +71,7 @@ class Traits(BaseModel):
     intelligence: Rating = 2
 
 
-class Weapon(BaseModel):
+class L5rWeapon(BaseModel):
     """The weapon: its skill (rolled with Agility in melee, Reflexes at range) and damage XkY."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -95,7 +95,7 @@ class Weapon(BaseModel):
         return int(m[1]), int(m[2])
 
 
-class WoundRank(BaseModel):
+class L5rWoundRank(BaseModel):
     """One wound rank: it holds wounds up to ``up_to`` (cumulative); ``penalty`` is subtracted
     from rolls and initiative (004 Paso 1)."""
 
@@ -106,13 +106,15 @@ class WoundRank(BaseModel):
     penalty: int = Field(ge=0, le=100)
 
 
-def default_wounds(earth: int) -> list[WoundRank]:
+def default_wounds(earth: int) -> list[L5rWoundRank]:
     """C-7 (L5R): Healthy holds Earth x 5 wounds, every further rank Earth x 2 more."""
-    ranks: list[WoundRank] = []
+    ranks: list[L5rWoundRank] = []
     up_to = 0
     for index, (name, penalty) in enumerate(zip(WOUND_RANK_NAMES, DEFAULT_PENALTIES, strict=True)):
         up_to += earth * (5 if index == 0 else 2)
-        ranks.append(WoundRank.model_validate({"name": name, "up_to": up_to, "penalty": penalty}))
+        ranks.append(
+            L5rWoundRank.model_validate({"name": name, "up_to": up_to, "penalty": penalty})
+        )
     return ranks
 
 
@@ -141,8 +143,8 @@ class L5rSheet(BaseModel):
 
     name: Name
     ruleset: Literal["l5r"]
-    rings: Rings
-    traits: Traits = Field(default_factory=Traits)
+    rings: L5rRings
+    traits: L5rTraits = Field(default_factory=L5rTraits)
     insight_rank: int = Field(1, ge=1, le=10, description="Rango de reconocimiento (Paso 1)")
     skills: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], int] = Field(
         default_factory=dict, description="skill -> rank 0..10; no rank: unskilled (Aumentos)"
@@ -150,11 +152,11 @@ class L5rSheet(BaseModel):
     void_points: int | None = Field(
         None, ge=0, le=10, description="Void points now (Vacío); none: a full pool (Void ring)"
     )
-    wounds: list[WoundRank] | None = Field(
+    wounds: list[L5rWoundRank] | None = Field(
         None, description="wound ranks in order (C-7); none: the L5R table from Earth"
     )
     armor_tn: int = Field(0, ge=0, le=50, description="the armour's bonus to the TN (C-27)")
-    weapon: Weapon = Field(default_factory=Weapon)
+    weapon: L5rWeapon = Field(default_factory=L5rWeapon)
     riding_techniques: list[Name] = Field(
         default_factory=list, description="techniques that allow Full Attack / Defense mounted"
     )
@@ -184,7 +186,7 @@ class L5rSheet(BaseModel):
     def rank_of(self, skill: str) -> int:
         return self.skills.get(skill.strip().lower(), 0)
 
-    def wound_table(self) -> list[WoundRank]:
+    def wound_table(self) -> list[L5rWoundRank]:
         return list(self.wounds) if self.wounds is not None else default_wounds(self.rings.earth)
 
 

@@ -140,6 +140,8 @@ def out_of_turn(state: State, out: Out, action: Any, p: dict[str, Any], now_ms: 
         p["tide_against"] = action.against
         out.emit("tide.chosen", {"character": action.actor, "against": action.against})
     elif isinstance(action, L5rFlee):
+        if not can_fight(p):
+            raise RuleViolation("character_down", "l5r Paso 3", rank=p["rank"])
         p["status"] = "fled"
         out.emit(
             COMBATANT_FLED,

@@ -566,3 +566,11 @@ def test_full_defense_roll_loses_the_wound_penalty() -> None:
     stance(c, actor, "full_defense")
     roll = next(r for r in c.of_type("dice.rolled") if r["purpose"].startswith("full defense"))
     assert c.p(actor)["full_defense"]["bonus"] == max(0, roll["total"] - 5)
+
+
+def test_paso_3_fleeing_leaves_the_side_beaten() -> None:
+    c, actor, foe = fighting()
+    c.act({"type": "l5r.flee", "actor": foe})
+    ended = c.of_type("combat.ended")[0]
+    assert ended["reason"] == "fled" and ended["winner"] == c.p(actor)["side"]
+    assert ended["participants"][foe]["status"] == "fled"

@@ -134,3 +134,24 @@ class Combat:
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
         return [e.payload for e in self.events if e.type == kind]
+
+
+def fighting(**kwargs: Any) -> tuple[Combat, str, str]:
+    c = Combat(**kwargs)
+    c.ready_all()
+    actor = c.actor
+    foe = next(x for x in c.state["participants"] if c.p(x)["side"] != c.p(actor)["side"])
+    return c, actor, foe
+
+
+def stance(c: Combat, actor: str, name: str = "attack") -> None:
+    c.act({"type": "l5r.stance", "actor": actor, "stance": name})
+
+
+def attack(c: Combat, actor: str, target: str, **body: Any) -> dict[str, Any]:
+    events = c.act({"type": "l5r.attack", "actor": actor, "target": target, **body})
+    return next(e.payload for e in events if e.type == "resolution.requested")
+
+
+def code(c: Combat, body: dict[str, Any]) -> str:
+    return c.refused(body).code

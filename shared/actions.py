@@ -133,4 +133,4 @@ Action = Annotated[
     Field(discriminator="type"),
 ]
 
-MODERATOR_ONLY_ACTIONS = frozenset({"annul"})
+MODERATOR_ONLY_ACTIONS = frozenset({"annul", "l5r.grant_void"})

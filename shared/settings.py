@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from shared.settings_l5r import L5rSettings
+
 
 class TimerSettings(BaseModel):
     """Wall-clock limits of a combat (RULES.md 7.1)."""
@@ -115,6 +117,7 @@ class CommunitySettings(BaseModel):
     timers: TimerSettings = Field(default_factory=TimerSettings)
     aftermath: AftermathSettings = Field(default_factory=AftermathSettings)
     umh: UmhSettings = Field(default_factory=UmhSettings)
+    l5r: L5rSettings = Field(default_factory=L5rSettings)
     timezone: str = "Europe/Madrid"
 
     @field_validator("timezone")

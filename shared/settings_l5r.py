@@ -1,0 +1,28 @@
+"""The l5r readings of RULES.md 6.3 marked "config" (seed 004): the recommended one is the
+default. A community changes them with ``PATCH /v1/settings {"l5r": {...}}``; a combat keeps
+the values it started with."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class L5rSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    alentar_scope: Literal["day", "combat"] = Field(
+        "day", description="C-5: the Alentar cap (the recipient's Void ring) per day or combat"
+    )
+    tn_reflexes_multiplier: int = Field(
+        5, ge=0, le=20, description="C-27: TN to be hit = Reflexes x this + base + armour"
+    )
+    tn_base: int = Field(5, ge=0, le=50, description="C-27: the TN's constant")
+    damage_raises: Literal["alternate", "rolled_only"] = Field(
+        "alternate",
+        description="C-24: n damage raises add +ceil(n/2)k floor(n/2) (alternate) or +n k0",
+    )
+    horsemanship_for_stances: int = Field(
+        3, ge=0, le=10, description="C-17: Horsemanship rank for Full Attack / Defense mounted"
+    )

@@ -16,7 +16,7 @@ from services.turns.cypher import actions, opening
 from services.turns.cypher.flow import PHASE_ENDED, Out, check_end, end_turn, public_status
 from services.turns.ruleset import State, TurnsRuleset
 from shared.domain import Decision
-from shared.messages import ACTION_RESOLVED, TURN_TIMED_OUT
+from shared.messages import ACTION_COMPLETED, ACTION_RESOLVED, TURN_TIMED_OUT
 from shared.payloads import ActOnCombat, StartCombat, TimerFired
 
 
@@ -43,6 +43,7 @@ def on_resolved(state: State, payload: dict[str, Any], now_ms: int) -> Decision[
         if character in new["participants"]:
             new["participants"][character] = copy.deepcopy(cond)
     new["turn"]["pending"] = None
+    out.emit(ACTION_COMPLETED, {"action_id": pending["action_id"]})
     if pending["ends_turn"]:
         end_turn(new, out, now_ms, "acted")
     elif not check_end(new, out, now_ms):

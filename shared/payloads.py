@@ -315,6 +315,9 @@ class CharacterStatus(_Payload):
         default_factory=list, description="umh 4.1.2, 4.3.1: {state, by, combat_id, until}"
     )
     vigor_recovers_at: str | None = Field(None, description="umh 4.1.6: all lost points at once")
+    ruleset_status: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="what a ruleset keeps besides, by ruleset name"
+    )
 
 
 EndReason = Literal["defeat", "fled", "pact", "stalemate", "disconnected", "annulled"]

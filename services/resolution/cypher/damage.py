@@ -10,7 +10,15 @@ STATS: Final = ("might", "speed", "intellect")
 TRACK: Final = ("unhurt", "impaired", "debilitated", "dead")
 DEAD_STEP: Final = 3
 
+ARMOR_CATEGORIES: Final = {"light": 1, "medium": 2, "heavy": 3}
+
 Pools = dict[str, int]
+
+
+def total_armor(*sources: int) -> int:
+    """001 ARMADURA (stacking), B-17: every source adds up, no cap (light 1, medium 2,
+    heavy 3: :data:`ARMOR_CATEGORIES`)."""
+    return sum(max(0, s) for s in sources)
 
 
 def armor_applied(damage: int, armor: int, damage_type: str, *, ignores_armor: bool) -> int:

@@ -65,6 +65,17 @@ def npc_target_number(state: State) -> int | None:
     return 3 * max(levels) if levels else None
 
 
+def initiative_order(
+    pcs: list[str], npcs: list[str], rolls: dict[str, int], npc_tn: int | None
+) -> list[str]:
+    """001 INICIATIVA, B-2: PCs whose roll is strictly above the NPCs' target number act
+    before them, the rest after; PCs by roll, descending (ties keep the given order)."""
+    ranked = sorted(pcs, key=lambda c: -rolls[c])
+    before = [c for c in ranked if npc_tn is None or rolls[c] > npc_tn]
+    after = [c for c in ranked if c not in before]
+    return [*before, *npcs, *after]
+
+
 def initiative(state: State, out: Out) -> list[str]:
     """001 INICIATIVA, B-2: every PC rolls a Speed roll (d20); those strictly above the
     highest NPC target number act before the NPCs, the rest after; among PCs, by roll,
@@ -80,10 +91,7 @@ def initiative(state: State, out: Out) -> list[str]:
         out.events.append(rolled(result, roller=character, combat_id=str(state["id"])))
     keep_draws(state, stream)
     tn = npc_target_number(state)
-    ranked = sorted(pcs, key=lambda c: -rolls[c])
-    before = [c for c in ranked if tn is None or rolls[c] > tn]
-    after = [c for c in ranked if c not in before]
-    order = [*before, *npcs, *after]
+    order = initiative_order(pcs, npcs, rolls, tn)
     state["initiative"] = rolls
     out.emit(
         INITIATIVE_ROLLED,

@@ -51,6 +51,8 @@ def act(state: State, cmd: ActOnCombat, now_ms: int) -> Decision[State]:
         end_combat(state, out, now_ms, winner=None, reason="annulled", annul=reason)
         return out.decision(state)
     if isinstance(action, CypherRerollInitiative):
+        if not cmd.moderator:
+            raise RuleViolation("forbidden", None, needs="moderator")
         state["reroll_next_round"] = True
         out.emit(REROLL_REQUESTED, {"by": action.actor, "from_round": state["round"] + 1})
         return out.decision(state)

@@ -151,3 +151,25 @@ class Referee:
 
     def last(self, event_type: str) -> State:
         return self.of_type(event_type)[-1]
+
+
+class Fixed:
+    """A dice stream that answers the given faces in order (a vector's "rolls 13")."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def randint(self, sides: int) -> int:
+        face = self.faces.pop(0)
+        assert 1 <= face <= sides, (face, sides)
+        return face
+
+
+def condition(sheet: State, side: str = "attackers", **changes: Any) -> State:
+    """The condition a sheet starts with, changed (pools, special steps...), track refreshed."""
+    from services.resolution.cypher.conditions import initial, refreshed
+    from shared.sheets.cypher import CypherSheet
+
+    cond = initial(CypherSheet.model_validate(sheet), side)
+    cond.update(changes)
+    return refreshed(cond)

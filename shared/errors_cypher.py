@@ -23,11 +23,6 @@ CODES: Final[dict[str, tuple[int, str, str]]] = {
         "The pool does not have the points that Effort costs.",
         "La Reserva no tiene los puntos que cuesta el Esfuerzo.",
     ),
-    "rest_not_due": (
-        422,
-        "The rest is not over yet: its recovery roll comes when its time has passed.",
-        "El descanso aún no ha terminado: la tirada de recuperación llega cuando pase su tiempo.",
-    ),
     "rest_in_progress": (
         422,
         "The character is already resting.",

@@ -13,11 +13,20 @@ from datetime import UTC, datetime
 from typing import Any
 
 from services.turns.cypher import actions, opening
-from services.turns.cypher.flow import PHASE_ENDED, Out, check_end, end_turn, public_status
+from services.turns.cypher.flow import (
+    PHASE_ENDED,
+    Out,
+    arm_timer,
+    check_end,
+    end_turn,
+    public_status,
+)
 from services.turns.ruleset import State, TurnsRuleset
 from shared.domain import Decision
 from shared.messages import ACTION_COMPLETED, ACTION_RESOLVED, TURN_TIMED_OUT
 from shared.payloads import ActOnCombat, StartCombat, TimerFired
+
+PENDING_GRACE_MS = 5000
 
 
 def rfc3339(at_ms: int | None) -> str | None:
@@ -55,20 +64,24 @@ def on_resolved(state: State, payload: dict[str, Any], now_ms: int) -> Decision[
 
 def on_timer(state: State, timer: TimerFired, now_ms: int) -> Decision[State]:
     """The turn clock (the community's ``turn_seconds``, 5 minutes by default): the turn
-    passes. Stale or while a resolution is in flight: nothing."""
+    passes. Stale: nothing; while a resolution is in flight, the clock waits a little more."""
     turn = state.get("turn")
     if (
         state["phase"] == PHASE_ENDED
         or timer.kind != "turn"
         or turn is None
         or timer.timer_id != turn.get("timer_id")
-        or turn.get("pending")
     ):
         return Decision(None)
     new = copy.deepcopy(state)
     out = Out()
     new["timers"].pop(timer.timer_id, None)
     new["turn"]["timer_id"] = None
+    if turn.get("pending"):
+        due = now_ms + PENDING_GRACE_MS
+        new["turn"]["timer_id"] = arm_timer(new, out, "turn", due, dict(timer.data))
+        new["turn"]["deadline_ms"] = due
+        return out.decision(new)
     out.emit(
         TURN_TIMED_OUT,
         {"actor": turn["actor"], "round": new["round"], "turn_seq": new["turn_seq"]},

@@ -237,3 +237,15 @@ def test_fleeing_ends_the_combat_when_a_side_has_all_fled() -> None:
     ref.act({"type": "flee", "actor": me})
     ended = ref.last("combat.ended")
     assert ended["reason"] == "fled" and ref.of_type("combatant.fled")[0]["character"] == me
+
+
+def test_the_turn_clock_waits_for_a_resolution_in_flight() -> None:
+    """A timer due while an action is being resolved is re-armed a little later."""
+    ref = duel()
+    me = ref.actor
+    ref.pump = lambda events: ref.log.extend(events)  # type: ignore[method-assign]
+    ref.act(attack(me, other(ref)))
+    assert ref.turns["turn"]["pending"]
+    ref.fire_turn_timer()
+    assert ref.actor == me and not ref.of_type("turn.timed_out")
+    assert any(t["kind"] == "turn" for t in ref.turns["timers"].values())

@@ -33,6 +33,8 @@ from shared.sheets.cypher import CypherSheet
 State = dict[str, Any]
 MOVED = "combatant.moved"
 REROLL_REQUESTED = "initiative.reroll_requested"
+GENERIC = frozenset({"annul", "flee", "pass_turn"})
+"""API.md actions that cypher referees too; the other umh ones are ``not_implemented``."""
 
 
 def sheet(state: State, character: str) -> CypherSheet:
@@ -43,6 +45,8 @@ def act(state: State, cmd: ActOnCombat, now_ms: int) -> Decision[State]:
     action = cmd.action
     if state["phase"] == PHASE_ENDED:
         raise RuleViolation("combat_ended", "cypher ASALTO")
+    if not action.type.startswith("cypher.") and action.type not in GENERIC:
+        raise RuleViolation("not_implemented", "cypher (RULES.md section 3)", type=action.type)
     out = Out()
     if action.type == "annul":
         if not cmd.moderator:

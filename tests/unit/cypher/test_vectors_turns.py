@@ -249,3 +249,13 @@ def test_the_turn_clock_waits_for_a_resolution_in_flight() -> None:
     ref.fire_turn_timer()
     assert ref.actor == me and not ref.of_type("turn.timed_out")
     assert any(t["kind"] == "turn" for t in ref.turns["timers"].values())
+
+
+def test_umh_only_actions_are_not_implemented() -> None:
+    ref = duel()
+    refused(
+        ref,
+        {"type": "join", "actor": "x", "side": "attackers", "via": "irrumpir"},
+        "not_implemented",
+    )
+    ref.act({"type": "pass_turn", "actor": ref.actor})

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from shared.errors import CATALOGUE
 from tests.e2e.referee import Community, Referee, error_of, expect, unique
 
 pytestmark = [pytest.mark.e2e]
@@ -162,7 +163,10 @@ async def test_refusals_name_their_code_and_rule(referee: Referee) -> None:
     hidden = attack(actor, other, circumstances={"cover": "full"})
     error_of(await community.act(cid, hidden), 422, "target_full_cover")
 
-    await community.act_ok(cid, {"type": "cypher.move", "actor": actor, "distance": "immediate"})
+    free_move = {"type": "cypher.move", "actor": actor, "distance": "immediate"}
+    await community.act_ok(cid, free_move)
+    body = error_of(await community.act(cid, free_move), 422, "one_action_per_turn")
+    assert body["rule"].startswith("cypher DISTANCIA")
     await community.act_ok(cid, {"type": "cypher.recover", "actor": actor})
     combat = await community.wait_turn(cid, other, 1)
     await community.act_ok(cid, {"type": "cypher.pass", "actor": other})
@@ -172,16 +176,13 @@ async def test_refusals_name_their_code_and_rule(referee: Referee) -> None:
     assert body["rule"].startswith("cypher RECUPERAR")
     await community.act_ok(cid, {"type": "cypher.pass", "actor": actor})
     await community.wait_turn(cid, other, 2)
-    await community.act_ok(cid, attack(other, actor))
-    twice = await community.act(cid, attack(other, actor))
-    assert twice.status_code == 422 and twice.json()["error"]["code"] in (
-        "not_your_turn",
-        "one_action_per_turn",
-    )
     spanish = await community.act(
         cid, attack(other, actor, stat="intellect"), headers={"Accept-Language": "es"}
     )
-    assert spanish.status_code == 422
+    body = error_of(spanish, 422, "invalid_stat_for_attack")
+    assert body["message"] == CATALOGUE["invalid_stat_for_attack"].es
+    await community.act_ok(cid, attack(other, actor))
+    error_of(await community.act(cid, attack(other, actor)), 422, "not_your_turn")
 
 
 async def test_only_a_moderator_inflicts_special_damage(referee: Referee) -> None:

@@ -332,6 +332,7 @@ async def character_command(
                 "ruleset": ruleset,
                 "character": character_id,
                 "moderator": principal.is_moderator,
+                "sheet": sheet,
                 "command": body.model_dump(mode="json"),
             },
             character=character_id,

@@ -78,6 +78,21 @@ def blank(character: str) -> State:
     }
 
 
+def from_sheet(state: State, sheet: dict[str, Any] | None) -> State:
+    """A PC never seen in a combat: his pools as his sheet says (``current``, else full)."""
+    if state.get("pools") is not None or not sheet or sheet.get("kind", "pc") != "pc":
+        return state
+    maxima = sheet.get("pools")
+    if not maxima:
+        return state
+    return {
+        **state,
+        "pools": dict(sheet.get("current") or maxima),
+        "pools_max": dict(maxima),
+        "tier": int(sheet.get("tier", 1)),
+    }
+
+
 def noted(state: State, at_ms: int, change: str, **fields: Any) -> None:
     state["history"] = [*state["history"], {"at_ms": at_ms, "change": change, **fields}][
         -HISTORY_MAX:
@@ -163,6 +178,7 @@ class CypherAftermath:
                 "invalid_request", "cypher RECUPERAR", errors=str(exc)[:500]
             ) from exc
         new = rests.on_day(copy.deepcopy(state or blank(character)), ctx.now_ms, self.boundary)
+        new = from_sheet(new, payload.get("sheet"))
         if isinstance(command, EndRestCommand):
             return self.end_rest(new, character, payload, command, ctx)
         new = rests.start_rest(

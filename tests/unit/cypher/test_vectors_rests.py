@@ -155,3 +155,12 @@ def test_a_rest_running_is_interrupted_by_a_combat_w14() -> None:
     out = STATES.on_event(state, "ana", "combat.started", started, ctx(T0 + 1000))
     assert [e.type for e in out.events] == ["rest.interrupted"] and out.cancel
     assert (out.state or {})["rests_today"] == 1
+
+
+def test_a_pc_never_in_combat_rests_from_his_sheet() -> None:
+    sheet = pc("Ana", tier=3, current={"might": 2, "speed": 10, "intellect": 10})
+    payload = {"ruleset": "cypher", "character": "ana", "seed": SEED, "sheet": sheet}
+    payload["command"] = {"type": "cypher.rest"}
+    done = STATES.on_command(None, "ana", "character.command", payload, ctx(T0)).state or {}
+    assert done["pools_max"]["might"] == 10 and done["tier"] == 3
+    assert done["pools"]["might"] > 2 and done["rests_today"] == 1

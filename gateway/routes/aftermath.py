@@ -24,6 +24,7 @@ from gateway.idempotency import Answer, idempotent
 from gateway.ids import CombatId
 from gateway.routes.characters import CharacterPath, load_sheet
 from gateway.routes.combats import reader
+from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, SkillName
 from shared.messages import (
@@ -333,6 +334,7 @@ async def character_command(
                 "character": character_id,
                 "moderator": principal.is_moderator,
                 "sheet": sheet,
+                "settings": (await load_settings(gw, tenant)).model_dump(mode="json"),
                 "command": body.model_dump(mode="json"),
             },
             character=character_id,

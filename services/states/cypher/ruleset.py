@@ -111,7 +111,22 @@ class CypherAftermath:
     name: str = "cypher"
 
     def __init__(self, day_boundary_minutes: int = 0) -> None:
-        self.boundary = day_boundary_minutes
+        self.default_boundary = day_boundary_minutes
+
+    def boundary_of(self, state: State | None, payload: dict[str, Any] | None = None) -> int:
+        """B-9: the community's day boundary (``cypher.day_boundary_minutes``), as the last
+        message that carried the settings said; else the default (00:00 server time)."""
+        cypher = ((payload or {}).get("settings") or {}).get("cypher") or {}
+        if "day_boundary_minutes" in cypher:
+            return int(cypher["day_boundary_minutes"])
+        return int((state or {}).get("day_boundary_minutes", self.default_boundary))
+
+    def today(
+        self, state: State | None, character: str, payload: dict[str, Any] | None, now_ms: int
+    ) -> State:
+        new = copy.deepcopy(state or blank(character))
+        new["day_boundary_minutes"] = self.boundary_of(state, payload)
+        return rests.on_day(new, now_ms, new["day_boundary_minutes"])
 
     def on_event(
         self,
@@ -131,7 +146,7 @@ class CypherAftermath:
         self, state: State | None, character: str, payload: dict[str, Any], ctx: Context
     ) -> Decision[State]:
         """combat.started: he is in combat; a rest running is interrupted (no roll, W14)."""
-        new = rests.on_day(copy.deepcopy(state or blank(character)), ctx.now_ms, self.boundary)
+        new = self.today(state, character, payload, ctx.now_ms)
         new["in_combat"] = payload.get("combat_id")
         sheet = payload.get("sheets", {}).get(character, {})
         new["tier"] = int(sheet.get("tier", 1))
@@ -153,7 +168,7 @@ class CypherAftermath:
     ) -> Decision[State]:
         """combat.ended: his pools and track as the combat left them; the rest he took in
         it counts for the day (B-10)."""
-        new = rests.on_day(copy.deepcopy(state or blank(character)), ctx.now_ms, self.boundary)
+        new = self.today(state, character, payload, ctx.now_ms)
         new["in_combat"] = None
         cond = payload.get("conditions", {}).get(character)
         if cond and cond.get("kind") == "pc":
@@ -177,8 +192,7 @@ class CypherAftermath:
             raise RuleViolation(
                 "invalid_request", "cypher RECUPERAR", errors=str(exc)[:500]
             ) from exc
-        new = rests.on_day(copy.deepcopy(state or blank(character)), ctx.now_ms, self.boundary)
-        new = from_sheet(new, payload.get("sheet"))
+        new = from_sheet(self.today(state, character, payload, ctx.now_ms), payload.get("sheet"))
         if isinstance(command, EndRestCommand):
             return self.end_rest(new, character, payload, command, ctx)
         new = rests.start_rest(
@@ -268,7 +282,7 @@ class CypherAftermath:
     def view(self, state: State | None, *, now_ms: int) -> dict[str, Any]:
         if state is None:
             return {"status": CharacterStatus().model_dump(mode="json"), "history": []}
-        today = rests.on_day(state, now_ms, self.boundary)
+        today = rests.on_day(state, now_ms, self.boundary_of(state))
         resting = state.get("resting")
         cypher = {
             "pools": state.get("pools"),

@@ -67,7 +67,10 @@ def new_state(
         "initiative": {},
         "participants": participants,
         "sheets": {c: copy.deepcopy(cmd.sheets[c]) for c in sheets},
-        "settings": {"turn_seconds": cmd.settings.timers.turn_seconds, "literal_low_light": False},
+        "settings": {
+            "turn_seconds": cmd.settings.timers.turn_seconds,
+            "literal_low_light": cmd.settings.cypher.literal_low_light,
+        },
         "timers": {},
         "timer_seq": 0,
         "result": None,

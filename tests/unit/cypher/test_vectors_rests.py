@@ -164,3 +164,21 @@ def test_a_pc_never_in_combat_rests_from_his_sheet() -> None:
     done = STATES.on_command(None, "ana", "character.command", payload, ctx(T0)).state or {}
     assert done["pools_max"]["might"] == 10 and done["tier"] == 3
     assert done["pools"]["might"] > 2 and done["rests_today"] == 1
+
+
+def test_b9_the_day_boundary_is_the_communitys_setting() -> None:
+    """B-9 (config): with the day starting at 06:00, 05:00 still belongs to yesterday."""
+    day = rests.day_of(T0) * rests.DAY_MS
+    full = record(rests_today=4, day=rests.day_of(day - 1, 360))
+    payload = {
+        "ruleset": "cypher",
+        "character": "ana",
+        "seed": SEED,
+        "settings": {"cypher": {"day_boundary_minutes": 360}},
+        "command": {"type": "cypher.rest"},
+    }
+    with pytest.raises(RuleViolation) as refused:
+        STATES.on_command(full, "ana", "character.command", payload, ctx(day + 5 * 3_600_000))
+    assert refused.value.code == "no_rests_left"
+    later = STATES.on_command(full, "ana", "character.command", payload, ctx(day + 7 * 3_600_000))
+    assert (later.state or {})["rests_today"] == 1

@@ -259,3 +259,23 @@ def test_umh_only_actions_are_not_implemented() -> None:
         "not_implemented",
     )
     ref.act({"type": "pass_turn", "actor": ref.actor})
+
+
+def test_b23_the_literal_low_light_reading_is_a_community_setting() -> None:
+    from .kit import start_cmd
+
+    sheets = {"ana": pc("Ana"), "bruno": pc("Bruno")}
+    cmd = start_cmd(sheets, "ana", ["bruno"])
+    literal = cmd.model_copy(
+        update={
+            "settings": cmd.settings.model_copy(
+                update={
+                    "cypher": cmd.settings.cypher.model_copy(update={"literal_low_light": True})
+                }
+            )
+        }
+    )
+    from .kit import TURNS
+
+    state = TURNS.start(literal, tenant="t", room="r", now_ms=0).state or {}
+    assert state["settings"]["literal_low_light"] is True

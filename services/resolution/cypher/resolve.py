@@ -120,6 +120,7 @@ def apply_special(
     paralysis, automatic steps down the track, poison with a Might defense roll (B-24)."""
     shown: list[dict[str, Any]] = []
     rolls: list[Roll] = []
+    dazed_before = int(cond["dazed_turns"]) > 0  # the blow's own daze comes after its poison
     if special.dazed_rounds:
         cond["dazed_turns"] = max(int(cond["dazed_turns"]), special.dazed_rounds)
         shown.append({"effect": "dazed", "rounds": special.dazed_rounds})
@@ -135,7 +136,7 @@ def apply_special(
     if special.poison is not None:
         poison = special.poison
         base = poison.level
-        dazed = int(cond["dazed_turns"]) > 0
+        dazed = dazed_before
         result, rolled = check(
             base,
             [],

@@ -42,6 +42,24 @@ class Circumstances(BaseModel):
 class CypherAttack(_Action):
     """ATACAR: roll d20 against 3 x the difficulty (B-1) of the target."""
 
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "cypher.attack",
+                    "actor": "ana",
+                    "target": "orco",
+                    "attack": "Arco",
+                    "stat": "speed",
+                    "effort": 1,
+                    "circumstances": {"distance_m": 12, "cover": "partial", "lighting": "dim"},
+                }
+            ]
+        },
+    )
+
     type: Literal["cypher.attack"]
     target: CharacterId
     attack: Annotated[str, StringConstraints(min_length=1, max_length=80)]

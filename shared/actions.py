@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictBool, StringConstraints
 
 from shared.actions_base import CharacterId, SkillName, Square, _Action
-from shared.actions_cypher import CypherActions
+from shared.actions_cypher import CYPHER_MODERATOR_ONLY, CypherActions
 from shared.actions_l5r import L5rActions
 
 
@@ -133,4 +133,4 @@ Action = Annotated[
     Field(discriminator="type"),
 ]
 
-MODERATOR_ONLY_ACTIONS = frozenset({"annul", "l5r.grant_void"})
+MODERATOR_ONLY_ACTIONS = frozenset({"annul", "l5r.grant_void"}) | CYPHER_MODERATOR_ONLY

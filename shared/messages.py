@@ -120,6 +120,8 @@ JOIN_VETOED: Final = "join.vetoed"
 CMD_POST_COMBAT: Final = "aftermath.post_combat"
 CMD_MODERATE: Final = "aftermath.moderate"
 CMD_REQUIREMENT: Final = "aftermath.requirement"
+# A ruleset's own command on a character out of combat (``<ruleset>.<name>`` in ``command``).
+CMD_CHARACTER: Final = "character.command"
 COMMAND_REJECTED: Final = "command.rejected"
 DICE_ROLLED: Final = "dice.rolled"
 DICE_SEEDED: Final = "combat.dice_seeded"  # internal: the secret seed, for the other services
@@ -182,4 +184,5 @@ COMMAND_OWNER: Final[dict[str, str]] = {
     CMD_POST_COMBAT: "states",
     CMD_MODERATE: "states",
     CMD_REQUIREMENT: "states",
+    CMD_CHARACTER: "states",
 }

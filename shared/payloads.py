@@ -324,10 +324,8 @@ class CharacterStatus(_Payload):
         default_factory=list, description="umh 4.1.2, 4.3.1: {state, by, combat_id, until}"
     )
     vigor_recovers_at: str | None = Field(None, description="umh 4.1.6: all lost points at once")
-    counters: dict[str, Any] = Field(
-        default_factory=dict,
-        description="a ruleset's own counters that outlive combats (l5r: void_points, "
-        "void_max, void_regains_at, alentar_received_today)",
+    ruleset_status: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="what a ruleset keeps besides, by ruleset name"
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from shared.settings_l5r import L5rSettings
@@ -109,6 +109,19 @@ class UmhSettings(BaseModel):
     readings: UmhReadings = Field(default_factory=UmhReadings)
 
 
+class CypherSettings(BaseModel):
+    """cypher readings RULES.md 6.2 marks config (seed 001)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    day_boundary_minutes: int = Field(
+        0, ge=0, le=1439, description="cypher B-9: when the day's rests start again (UTC minutes)"
+    )
+    literal_low_light: StrictBool = Field(
+        False, description="cypher B-23: low-light training may beat the light (literal reading)"
+    )
+
+
 class CommunitySettings(BaseModel):
     """API.md "Settings": per community, defaults from the rules."""
 
@@ -118,6 +131,7 @@ class CommunitySettings(BaseModel):
     aftermath: AftermathSettings = Field(default_factory=AftermathSettings)
     umh: UmhSettings = Field(default_factory=UmhSettings)
     l5r: L5rSettings = Field(default_factory=L5rSettings)
+    cypher: CypherSettings = Field(default_factory=CypherSettings)
     timezone: str = "Europe/Madrid"
 
     @field_validator("timezone")

@@ -24,9 +24,17 @@ from gateway.idempotency import Answer, idempotent
 from gateway.ids import CombatId
 from gateway.routes.characters import CharacterPath, load_sheet
 from gateway.routes.combats import reader
+from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, SkillName
-from shared.messages import CMD_MODERATE, CMD_POST_COMBAT, CMD_REQUIREMENT, Envelope, utcnow
+from shared.messages import (
+    CMD_CHARACTER,
+    CMD_MODERATE,
+    CMD_POST_COMBAT,
+    CMD_REQUIREMENT,
+    Envelope,
+    utcnow,
+)
 from shared.payloads import (
     AdjustableState,
     AdjustStatus,
@@ -97,6 +105,20 @@ class AdjustBody(BaseModel):
         if self.kind == "room_ban" and not (self.key or self.room):
             raise ValueError("a room ban names its room")
         return self
+
+
+class CharacterCommandBody(BaseModel):
+    """A ruleset's own command on a character out of combat, ``type`` = ``<ruleset>.<name>``
+    (cypher: ``cypher.rest``); the other fields are the ruleset's (docs/API-extensions.md)."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "examples": [{"type": "cypher.rest", "distribution": ["might", "speed"]}]
+        },
+    )
+
+    type: Annotated[str, StringConstraints(pattern=r"^[a-z0-9]{1,16}\.[a-z_]{1,40}$")]
 
 
 async def states_view(gw: Gateway, tenant: str, character: str) -> dict[str, Any]:
@@ -275,6 +297,46 @@ async def adjust_status(
             combat_id=None,
             key=key,
             payload=command.model_dump(mode="json"),
+            character=character_id,
+        )
+
+    return await idempotent(request, gw, tenant, body.model_dump(mode="json"), operation)
+
+
+@router.post("/v1/characters/{character_id}/commands", responses={202: {"description": "pending"}})
+async def character_command(
+    character_id: CharacterPath,
+    body: CharacterCommandBody,
+    request: Request,
+    principal: Annotated[Principal, Depends(current_principal)],
+    gw: Annotated[Gateway, Depends(gateway)],
+) -> JSONResponse:
+    """A ruleset's own command on a character out of combat (cypher: a rest, 001 RECUPERAR),
+    refereed by services/states; its sheet's ruleset must be the command's."""
+    tenant = principal.community_id
+    ruleset = body.type.split(".", 1)[0]
+
+    async def operation(key: str | None) -> Answer:
+        sheet = await load_sheet(gw, tenant, character_id)
+        if sheet is None:
+            raise ApiError("not_found")
+        if sheet.get("ruleset") != ruleset:
+            raise ApiError("ruleset_mismatch", details={"expected": sheet.get("ruleset")})
+        return await to_states(
+            gw,
+            type_=CMD_CHARACTER,
+            tenant=tenant,
+            room=f"character:{character_id}",
+            combat_id=None,
+            key=key,
+            payload={
+                "ruleset": ruleset,
+                "character": character_id,
+                "moderator": principal.is_moderator,
+                "sheet": sheet,
+                "settings": (await load_settings(gw, tenant)).model_dump(mode="json"),
+                "command": body.model_dump(mode="json"),
+            },
             character=character_id,
         )
 

@@ -16,6 +16,7 @@ from shared.domain import Decision, TimerRequest
 from shared.keys import Keys
 from shared.messages import (
     ACTION_DECLARED,
+    CMD_CHARACTER,
     CMD_MODERATE,
     CMD_POST_COMBAT,
     CMD_REQUIREMENT,
@@ -41,6 +42,7 @@ ONE_CHARACTER_FIELD: dict[str, str] = {
     CMD_POST_COMBAT: "target",
     CMD_REQUIREMENT: "character",
     CMD_MODERATE: "character",
+    CMD_CHARACTER: "character",
 }
 """Messages about one character, and the payload field that names him."""
 
@@ -124,6 +126,7 @@ HANDLERS: dict[str, Handler] = {
     CMD_POST_COMBAT: on_command,
     CMD_REQUIREMENT: on_command,
     CMD_MODERATE: on_command,
+    CMD_CHARACTER: on_command,
     CMD_TIMER_FIRED: on_timer_fired,
 }
 

@@ -129,7 +129,7 @@ async def test_two_samurai_duel_to_the_end_and_the_dice_verify(referee: Referee)
     assert dice["seed"]
     assert b"VERIFIED" in await verify(community, cid)
     status = await community.status(ana)
-    assert status["counters"]["void_max"] == 2
+    assert status["ruleset_status"]["l5r"]["void_max"] == 2
 
 
 async def first_turn(community: Community, cid: str, ana: str, bruno: str) -> tuple[str, str]:

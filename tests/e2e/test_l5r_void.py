@@ -32,9 +32,15 @@ async def test_void_spent_in_one_combat_is_missing_in_the_next(referee: Referee)
     assert answer["combat"]["participants"][ana]["void_points"] == 0
     await community.act_ok(first["id"], {"type": "annul", "actor": ana, "reason": "test"})
     status = await wait_status(
-        community, ana, lambda s: s.get("counters", {}).get("void_points") == 0, what="void 0"
+        community,
+        ana,
+        lambda s: s["ruleset_status"].get("l5r", {}).get("void_points") == 0,
+        what="void 0",
     )
-    assert status["counters"]["void_max"] == 2 and status["counters"]["void_regains_at"]
+    assert (
+        status["ruleset_status"]["l5r"]["void_max"] == 2
+        and status["ruleset_status"]["l5r"]["void_regains_at"]
+    )
     second = await community.start({**body, "room": unique("dojo")})
     assert second["participants"][ana]["void_points"] == 0
     assert second["participants"][bruno]["void_points"] == 2

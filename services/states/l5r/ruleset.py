@@ -1,7 +1,7 @@
 """services/states for l5r (seed 004): the Void pool between combats (T004-03, RULES.md 7.1
 W15: +1 per day up to the Void ring) and Alentar's per-day count (C-5); the character's
-status shows them in ``counters``; a combat starts with them (``states.check`` answers them
-per character, and the gateway hands them to the combat's start)."""
+status shows them in ``ruleset_status.l5r``; a combat starts with them (``states.check``
+answers them per character, and the gateway hands them to the combat's start)."""
 
 from __future__ import annotations
 
@@ -148,11 +148,13 @@ class L5rAftermath:
         status = CharacterStatus(in_combat=record.get("in_combat"))
         body = status.model_dump(mode="json")
         if "void_points" in record:
-            body["counters"] = {
-                "void_points": void_now(record, now_ms),
-                "void_max": record["void_max"],
-                "void_regains_at": _rfc(next_regain_ms(record, now_ms)),
-                "alentar_received_today": alentar_today(record, now_ms),
+            body["ruleset_status"] = {
+                "l5r": {
+                    "void_points": void_now(record, now_ms),
+                    "void_max": record["void_max"],
+                    "void_regains_at": _rfc(next_regain_ms(record, now_ms)),
+                    "alentar_received_today": alentar_today(record, now_ms),
+                }
             }
         return {"status": body, "history": list(record.get("history", []))}
 

@@ -48,12 +48,17 @@ def test_t004_03_the_pool_comes_back_one_a_day_after_a_combat() -> None:
     state = decision.state
     assert state is not None and state["in_combat"] is None
     assert [t.due_ms for t in decision.arm] == [T0 + DAY_MS]
-    counters = RULESET.view(state, now_ms=T0)["status"]["counters"]
+    counters = RULESET.view(state, now_ms=T0)["status"]["ruleset_status"]["l5r"]
     assert counters["void_points"] == 1 and counters["alentar_received_today"] == 1
     later = RULESET.on_timer(state, "ana", "x", ctx(T0 + DAY_MS))
     assert later.state is not None and later.state["void_points"] == 2
     assert later.events[0].type == "void.regained"
-    assert RULESET.view(state, now_ms=T0 + 5 * DAY_MS)["status"]["counters"]["void_points"] == 3
+    assert (
+        RULESET.view(state, now_ms=T0 + 5 * DAY_MS)["status"]["ruleset_status"]["l5r"][
+            "void_points"
+        ]
+        == 3
+    )
 
 
 def test_the_next_combat_starts_with_what_is_left() -> None:

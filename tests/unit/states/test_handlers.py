@@ -14,6 +14,7 @@ from services.states.handlers import HANDLERS, characters_of, on_states_check, s
 from shared.keys import Keys
 from shared.messages import (
     ACTION_DECLARED,
+    CMD_CHARACTER,
     CMD_MODERATE,
     CMD_POST_COMBAT,
     CMD_REQUIREMENT,
@@ -83,6 +84,7 @@ def test_characters_of(type_: str, payload: dict[str, Any], characters: list[str
 def test_every_consumed_message_has_a_handler() -> None:
     consumed = {COMBAT_STARTED, COMBATANT_JOINED, COMBATANT_FLED, ACTION_DECLARED}
     consumed |= {EFFECT_APPLIED, COMBAT_ENDED, CMD_POST_COMBAT, CMD_REQUIREMENT, CMD_MODERATE}
+    consumed |= {CMD_CHARACTER}
     assert consumed | {CMD_TIMER_FIRED} == set(HANDLERS)
     assert set(SPEC.queries) == {QUERY_STATES_CHECK}
 

@@ -1,0 +1,109 @@
+"""Opening a cypher combat (seed 001 ASALTO, INICIATIVA).
+
+Checks, in order: every sheet is a valid cypher sheet (``ruleset_mismatch``,
+``invalid_request``); nobody twice (``duplicate_participant``). Then initiative (B-2) and
+the first round. The opening of API.md (challenge or skill) only names the sides: in
+cypher every combat opens with initiative.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pydantic import ValidationError
+
+from services.resolution.cypher.conditions import initial
+from services.turns.cypher.flow import PHASE_FIGHTING, Out, begin_round, initiative
+from shared.domain import Decision
+from shared.errors import RuleViolation
+from shared.messages import COMBAT_STARTED
+from shared.payloads import StartCombat
+from shared.sheets.cypher import CypherSheet
+
+State = dict[str, Any]
+RULE = "cypher ASALTO"
+
+
+def parse_sheets(cmd: StartCombat) -> dict[str, CypherSheet]:
+    everyone = [cmd.attacker, *cmd.defenders]
+    if len(set(everyone)) != len(everyone):
+        raise RuleViolation("duplicate_participant", RULE)
+    sheets: dict[str, CypherSheet] = {}
+    for character in everyone:
+        raw = cmd.sheets.get(character)
+        if raw is None:
+            raise RuleViolation("unknown_character", RULE, character=character)
+        if raw.get("ruleset") != "cypher":
+            raise RuleViolation(
+                "ruleset_mismatch", RULE, character=character, got=raw.get("ruleset")
+            )
+        try:
+            sheets[character] = CypherSheet.model_validate(raw)
+        except ValidationError as exc:
+            raise RuleViolation(
+                "invalid_request", RULE, character=character, errors=str(exc)[:500]
+            ) from exc
+    return sheets
+
+
+def new_state(
+    cmd: StartCombat, sheets: dict[str, CypherSheet], tenant: str, room: str, now_ms: int
+) -> State:
+    sides = {"attackers": [cmd.attacker], "defenders": list(cmd.defenders)}
+    participants = {c: initial(sheets[c], side) for side, members in sides.items() for c in members}
+    return {
+        "id": cmd.combat_id,
+        "tenant": tenant,
+        "room": room,
+        "ruleset": "cypher",
+        "phase": PHASE_FIGHTING,
+        "round": 0,
+        "sides": sides,
+        "order": [],
+        "turn_index": 0,
+        "turn": None,
+        "turn_seq": 0,
+        "initiative": {},
+        "participants": participants,
+        "sheets": {c: copy.deepcopy(cmd.sheets[c]) for c in sheets},
+        "settings": {
+            "turn_seconds": cmd.settings.timers.turn_seconds,
+            "literal_low_light": cmd.settings.cypher.literal_low_light,
+        },
+        "timers": {},
+        "timer_seq": 0,
+        "result": None,
+        "created_at_ms": now_ms,
+        "ended_at_ms": None,
+        "reroll_next_round": False,
+        "dice": copy.deepcopy(cmd.dice) if cmd.dice else None,
+    }
+
+
+def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> Decision[State]:
+    """001 ASALTO / INICIATIVA: the combat starts fighting at once: initiative (B-2), round 1."""
+    sheets = parse_sheets(cmd)
+    state = new_state(cmd, sheets, tenant, room, now_ms)
+    out = Out()
+    out.emit(
+        COMBAT_STARTED,
+        {
+            "combat_id": state["id"],
+            "ruleset": "cypher",
+            "room": room,
+            "tenant": tenant,
+            "initiator": cmd.attacker,
+            "sides": copy.deepcopy(state["sides"]),
+            "opening": cmd.opening.model_dump(mode="json"),
+            "sheets": copy.deepcopy(state["sheets"]),
+            "settings": cmd.settings.model_dump(mode="json"),
+            "started_at_ms": now_ms,
+            "conditions": copy.deepcopy(state["participants"]),
+        },
+    )
+    state["order"] = initiative(state, out)
+    begin_round(state, out, now_ms)
+    if state["dice"] is None:
+        del state["dice"]
+    return out.decision(state)

@@ -27,16 +27,29 @@ async def test_another_communitys_key_gets_404_and_never_sees_its_events(
     action_id = passed["action_id"]
     before = await alpha.combat(cid)
 
-    # beta's moderator key: every id of alpha's is unknown to it.
+    # beta's moderator key: every id of alpha's is unknown to it, on every endpoint that
+    # takes an id (API.md and docs/API-extensions.md).
     spy = beta.client
     for path in (
         f"/v1/combats/{cid}",
         f"/v1/combats/{cid}/log",
+        f"/v1/combats/{cid}/dice",
         f"/v1/combats/{cid}/actions/{action_id}",
         "/v1/characters/ana",
         "/v1/characters/ana/status",
+        "/v1/characters/ana/history",
     ):
         error_of(await spy.get(path), 404, "not_found")
+    alpha_key = expect(await alpha.client.post("/v1/keys", json={"scope": "frontend"}), 201)
+    error_of(await spy.delete(f"/v1/keys/{alpha_key.json()['key_id']}"), 404, "not_found")
+    reason = {"reason": "spying"}
+    for path, body in (
+        (f"/v1/combats/{cid}/post_combat", {"actor": "ana", "target": "bruno", "cell": True}),
+        (f"/v1/combats/{cid}/requirements", {"character": "ana", "kind": "general"}),
+        ("/v1/characters/ana/status/adjust", {"kind": "immunity", "lift": True, **reason}),
+        ("/v1/characters/ana/commands", {"type": "cypher.rest"}),
+    ):
+        error_of(await spy.post(path, json=body), 404, "not_found")
     for body in (
         {"type": "pass_turn", "actor": "bruno"},
         {"type": "skill", "actor": "bruno", "skill": "Puño", "targets": ["ana"]},

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.referee import Referee, Sse, error_of, expect, read_sse, unique
+from tests.e2e.referee import JSON, Referee, Sse, error_of, expect, read_sse, unique
 
 pytestmark = [pytest.mark.e2e]
 
@@ -43,13 +43,14 @@ async def test_another_communitys_key_gets_404_and_never_sees_its_events(
     alpha_key = expect(await alpha.client.post("/v1/keys", json={"scope": "frontend"}), 201)
     error_of(await spy.delete(f"/v1/keys/{alpha_key.json()['key_id']}"), 404, "not_found")
     reason = {"reason": "spying"}
-    for path, body in (
+    posts: tuple[tuple[str, JSON], ...] = (
         (f"/v1/combats/{cid}/post_combat", {"actor": "ana", "target": "bruno", "cell": True}),
         (f"/v1/combats/{cid}/requirements", {"character": "ana", "kind": "general"}),
         ("/v1/characters/ana/status/adjust", {"kind": "immunity", "lift": True, **reason}),
         ("/v1/characters/ana/commands", {"type": "cypher.rest"}),
-    ):
-        error_of(await spy.post(path, json=body), 404, "not_found")
+    )
+    for path, post in posts:
+        error_of(await spy.post(path, json=post), 404, "not_found")
     for body in (
         {"type": "pass_turn", "actor": "bruno"},
         {"type": "skill", "actor": "bruno", "skill": "Puño", "targets": ["ana"]},

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 import tempfile
 import time
@@ -153,7 +154,13 @@ def verdict(results: list[dict[str, Any]]) -> list[str]:
     for r in results:
         if not r.get("redeliveries"):
             bad.append(f"{r['scenario']}: no redelivery observed (the fault did not hit)")
-        for key in ("lost", "duplicated_effects", "timers_never_fired", "timers_fired_twice"):
+        for key in (
+            "lost",
+            "duplicated_effects",
+            "timers_never_fired",
+            "timers_fired_twice",
+            "hits_never_resolved",
+        ):
             if r.get(key):
                 bad.append(f"{r['scenario']}: {key} = {r[key]}")
         if r.get("pairs_both_acknowledged"):
@@ -163,7 +170,13 @@ def verdict(results: list[dict[str, Any]]) -> list[str]:
     return bad
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    """SIGTERM as Ctrl-C, so that the private servers and the suite are stopped."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, _interrupted)
     parser = argparse.ArgumentParser(prog="python -m tests.chaos", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="the short version (make test)")
     parser.add_argument("--scenario", action="append", help="run only these (repeatable)")

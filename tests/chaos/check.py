@@ -6,7 +6,9 @@
   ended twice;
 - **timers never fired**: a turn or a defense window whose deadline passed (by more than a
   grace) with nothing closing it, in a combat still running;
-- **timers fired twice**: a turn or a defense window timed out twice.
+- **timers fired twice**: a turn or a defense window timed out twice;
+- **hits never resolved**: every window of a hit closed, and no ``action.resolved`` for it,
+  in a combat still running (the hit is stuck between turns and resolution).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -33,6 +36,7 @@ class Figures:
     timers_checked: int = 0
     timers_never_fired: int = 0
     timers_fired_twice: int = 0
+    hits_never_resolved: int = 0
     problems: list[str] = field(default_factory=list)
 
     def as_dict(self) -> JSON:
@@ -44,6 +48,7 @@ class Figures:
             "timers_checked": self.timers_checked,
             "timers_never_fired": self.timers_never_fired,
             "timers_fired_twice": self.timers_fired_twice,
+            "hits_never_resolved": self.hits_never_resolved,
             "problems": self.problems[:20],
         }
 
@@ -125,6 +130,39 @@ def timer_figures(events: list[JSON], now_ms: int) -> tuple[int, list[str], list
     return len(turns) + len(windows), never, twice
 
 
+def unresolved(events: list[JSON], now_ms: int) -> list[str]:
+    """Hits whose every defense window closed (more than a grace ago) and that were never
+    resolved, in a combat still running: a hit stuck between turns and resolution (the
+    attacker's clock stays paused and nothing can move the combat on)."""
+    if any(e["type"] == "combat.ended" for e in events):
+        return []
+    windows: dict[tuple[Any, Any], dict[str, int]] = {}
+    resolved: set[tuple[Any, Any]] = set()
+    for e in events:
+        d, kind = e.get("data") or {}, e["type"]
+        key = (d.get("action_id"), d.get("hit", 1))
+        if kind == "reaction.requested":
+            windows.setdefault(key, {"open": 0, "closed_at": 0})["open"] += 1
+        elif kind in ("reaction.answered", "reaction.timed_out"):
+            window = windows.setdefault(key, {"open": 0, "closed_at": 0})
+            window["open"] -= 1
+            window["closed_at"] = max(window["closed_at"], at_ms(e))
+        elif kind == "action.resolved":
+            resolved.add(key)
+    return [
+        f"hit {key} answered at {w['closed_at']} never resolved"
+        for key, w in windows.items()
+        if w["open"] <= 0 and key not in resolved and now_ms - w["closed_at"] > GRACE_MS
+    ]
+
+
+def at_ms(event: JSON) -> int:
+    when = str(event.get("occurred_at") or "")
+    if not when:
+        return 0
+    return int(datetime.fromisoformat(when.replace("Z", "+00:00")).timestamp() * 1000)
+
+
 async def check(client: httpx.AsyncClient, attempts: list[Attempt], combats: list[str]) -> Figures:
     figures = Figures(attempted=len(attempts))
     acknowledged = [a for a in attempts if a.acknowledged]
@@ -142,6 +180,9 @@ async def check(client: httpx.AsyncClient, attempts: list[Attempt], combats: lis
         figures.timers_never_fired += len(never)
         figures.timers_fired_twice += len(twice)
         figures.problems += [f"{combat_id}: {p}" for p in never + twice]
+        stuck = unresolved(events, now_ms)
+        figures.hits_never_resolved += len(stuck)
+        figures.problems += [f"{combat_id}: {p}" for p in stuck]
     for attempt in acknowledged:
         if attempt.action_id and attempt.action_id not in seen.get(attempt.combat_id, set()):
             figures.lost += 1

@@ -35,6 +35,7 @@ def merged(a: Figures, b: Figures) -> Figures:
         timers_checked=a.timers_checked + b.timers_checked,
         timers_never_fired=a.timers_never_fired + b.timers_never_fired,
         timers_fired_twice=a.timers_fired_twice + b.timers_fired_twice,
+        hits_never_resolved=a.hits_never_resolved + b.hits_never_resolved,
         problems=[*a.problems, *b.problems],
     )
 

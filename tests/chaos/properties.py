@@ -14,6 +14,9 @@ from tests.chaos.load import SKILL, Attempt, Community, Player, Record, new_comm
 from tests.chaos.scenarios import PLAY_TIMERS, Outcome, fighting, settle, start_combats
 from tests.chaos.stack import Stack
 
+STALL_SECONDS = 30.0
+"""The longest one racing pair may take, kills and restarts included."""
+
 
 async def one_key_20_ways(stack: Stack, *, background: int) -> Outcome:
     """20 concurrent requests with one Idempotency-Key: one effect, one answer replayed,
@@ -96,7 +99,10 @@ async def racing_pairs(stack: Stack, *, pairs: int, combats: int, background: in
         the pending defense) or, out of PA, a pass (the second is no longer his turn)."""
         nonlocal both_won, done
         player = Player(community, record, combat_id)
-        while done < pairs and rounds > 0:
+        # A combat that stops moving is left to the checker (a hit never resolved, a timer
+        # never fired): the race itself never waits for it forever.
+        deadline = time.monotonic() + STALL_SECONDS * max(1, rounds)
+        while done < pairs and rounds > 0 and time.monotonic() < deadline:
             combat = await player.combat()
             if combat is None or combat["phase"] != "fighting" or not combat.get("turn"):
                 return

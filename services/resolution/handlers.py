@@ -29,34 +29,45 @@ class CombatNotKnownYetError(RuntimeError):
 
 
 def on_combat_started(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
-    """Take the snapshot of every sheet the combat started with."""
-    if state is not None:
+    """Take the snapshot of every sheet the combat started with (keeping the dice seed, if
+    ``combat.dice_seeded`` was handled first)."""
+    if state is not None and not _seed_only(state):
         return Decision(None)
     ruleset = ruleset_named(str(env.payload.get("ruleset", "")))
-    return ruleset.on_combat_started(env.payload, now_ms=now)
+    decision = ruleset.on_combat_started(env.payload, now_ms=now)
+    return decision if state is None else combat_dice.carried(state, decision)
+
+
+def _seed_only(state: State) -> bool:
+    """What :func:`on_dice_seeded` keeps of a combat whose start is still on its way."""
+    return set(state) == {combat_dice.DICE}
 
 
 def on_combat_ended(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
     """The combat is over: its condition is kept for the retention time, then expires."""
-    if state is None or state.get("ended"):
+    if state is None or _seed_only(state) or state.get("ended"):
         return Decision(None)
     return combat_dice.carried(state, Decision({**state, "ended": True}))
 
 
 def on_combat_event(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
-    if state is None:
+    if state is None or _seed_only(state):
         raise CombatNotKnownYetError(f"{env.type} for unknown combat {env.combat_id}")
     decision = ruleset_of(state).on_event(state, env.type, env.payload, now_ms=now)
     return combat_dice.carried(state, decision)
 
 
 def on_dice_seeded(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
-    """The combat's secret dice seed, for the rolls resolution makes (shared/dice/combat.py)."""
+    """The combat's secret dice seed, for the rolls resolution makes (shared/dice/combat.py).
+
+    Both messages come from one commit of turns, but this service handles messages of one
+    combat concurrently: when the seed is handled first it is kept on its own, and
+    ``combat.started`` completes the state (no retry, no redelivery)."""
+    seed = str(env.payload["seed"])
     if state is None:
-        raise CombatNotKnownYetError(f"{env.type} for unknown combat {env.combat_id}")
+        return Decision({combat_dice.DICE: combat_dice.known(seed)})
     if state.get(combat_dice.DICE):
         return Decision(None)
-    seed = str(env.payload["seed"])
     return Decision({**state, combat_dice.DICE: combat_dice.known(seed)})
 
 
@@ -80,6 +91,8 @@ def spec(keys: Keys) -> ServiceSpec:
         return [Target(keys.combat(SERVICE, combat_id), combat_id)]
 
     def view(state: State, _now: int) -> dict[str, Any]:
+        if _seed_only(state):
+            return {"participants": {}}
         return ruleset_of(state).view(state)
 
     def is_active(_state: State) -> bool:

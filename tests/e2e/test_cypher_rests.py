@@ -75,3 +75,26 @@ async def test_four_rests_a_day_then_no_rests_left(referee: Referee) -> None:
     assert body["rule"].startswith("cypher RECUPERAR")
     wrong = await community.client.post("/v1/characters/orco/commands", json={"type": "l5r.rest"})
     error_of(wrong, 422, "ruleset_mismatch")
+
+
+async def test_the_next_combat_starts_from_the_pools_kept(referee: Referee) -> None:
+    """001 RECUPERAR: pools lost in one combat are still lost in the next, less what the
+    rests since gave back; the sheet's maxima stay the bound."""
+    community = await referee.new_community()
+    await register(community, "ana", pc("Ana", might=8))
+    await register(community, "orco", npc("Orco"))
+    first = await start(community, "ana", ["orco"])
+    hurt = {"type": "cypher.inflict", "actor": "orco", "target": "ana", "damage": 5}
+    await community.act_ok(first["id"], hurt)
+    await community.act_ok(first["id"], {"type": "annul", "actor": "ana", "reason": "test"})
+    await community.wait_combat(first["id"], lambda c: c["phase"] == "ended", what="ended")
+    for _ in range(50):
+        kept = (await community.status("ana"))["ruleset_status"].get("cypher", {})
+        if kept.get("pools") and kept["pools"]["might"] == 3:
+            break
+        await asyncio.sleep(0.1)
+    assert kept["pools"]["might"] == 3, kept
+
+    second = await start(community, "ana", ["orco"])
+    ana = second["participants"]["ana"]
+    assert ana["pools"]["might"] == 3 and ana["pools_max"]["might"] == 8, ana

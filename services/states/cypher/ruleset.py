@@ -277,7 +277,21 @@ class CypherAftermath:
         ended_combats: set[str],
         now_ms: int,
     ) -> StatesChecked:
-        return StatesChecked(allowed=True)
+        """A combat starts from the pools (and special-damage steps) this service kept from
+        the last combat and the rests since (001 RECUPERAR), and knows the rests already
+        taken today (B-10), per character, in the answer's per-character counters
+        (``weekly_uses``), which the gateway hands to the start."""
+        carried: dict[str, dict[str, int]] = {}
+        for character, record in states.items():
+            if not record:
+                continue
+            today = rests.on_day(record, now_ms, self.boundary_of(record))
+            kept = {"rests_today": int(today.get("rests_today", 0))}
+            if record.get("pools") is not None:
+                kept.update({stat: int(value) for stat, value in record["pools"].items()})
+                kept["special_steps"] = int(record.get("special_steps", 0))
+            carried[character] = kept
+        return StatesChecked(allowed=True, weekly_uses=carried)
 
     def view(self, state: State | None, *, now_ms: int) -> dict[str, Any]:
         if state is None:

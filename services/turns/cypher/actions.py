@@ -203,15 +203,15 @@ def check_generic(state: State, action: CypherGenericAction, part: dict[str, Any
 
 
 def check_recover(state: State, action: CypherRecover, part: dict[str, Any]) -> None:
-    """001 RECUPERAR, B-10: in combat only the day's first rest (once a combat); the special
+    """001 RECUPERAR, B-10: in combat only the day's first rest (once a combat, and not after
+    a rest taken earlier that day, which services/states reported at the start); the special
     damage option needs every pool above 0 and special damage to heal
     (E_RECOVERY_OPTION_INVALID)."""
     if part["kind"] != "pc":
         raise RuleViolation("invalid_target", "cypher RECUPERAR", reason="NPCs do not rest")
-    if part.get("recovered_this_combat") or int(part.get("rests_taken", 0)) >= 1:
-        raise RuleViolation(
-            "no_rests_left", "cypher RECUPERAR, B-10", rests_taken=part.get("rests_taken", 0)
-        )
+    taken = int(part.get("rests_taken", 0)) + int(part.get("rested_today", 0))
+    if part.get("recovered_this_combat") or taken >= 1:
+        raise RuleViolation("no_rests_left", "cypher RECUPERAR, B-10", rests_today=taken)
     if action.special_damage and (pools_at_zero(part) or int(part["special_steps"]) <= 0):
         raise RuleViolation(
             "recovery_option_invalid",

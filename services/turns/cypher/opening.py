@@ -13,13 +13,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from services.resolution.cypher.conditions import initial
+from services.resolution.cypher.conditions import initial, refreshed
 from services.turns.cypher.flow import PHASE_FIGHTING, Out, begin_round, initiative
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_STARTED
 from shared.payloads import StartCombat
-from shared.sheets.cypher import CypherSheet
+from shared.sheets.cypher import CypherSheet, Pools
 
 State = dict[str, Any]
 RULE = "cypher ASALTO"
@@ -47,11 +47,40 @@ def parse_sheets(cmd: StartCombat) -> dict[str, CypherSheet]:
     return sheets
 
 
+def carried_over(sheet: CypherSheet, kept: dict[str, int] | None) -> CypherSheet:
+    """001 RECUPERAR: a PC starts from the pools services/states kept (the last combat and
+    the rests since), never above his maxima; without them, from his sheet."""
+    if sheet.kind != "pc" or sheet.pools is None or not kept:
+        return sheet
+    if not all(stat in kept for stat in ("might", "speed", "intellect")):
+        return sheet
+    now = {
+        stat: min(int(kept[stat]), sheet.pools.of(stat)) for stat in ("might", "speed", "intellect")
+    }
+    return sheet.model_copy(update={"current": Pools(**now)})
+
+
+def condition_of(sheet: CypherSheet, side: str, kept: dict[str, int] | None) -> dict[str, Any]:
+    """His condition at the start, with the special-damage steps he still carries (B-5) and
+    the rests he already took today (B-10)."""
+    cond = initial(carried_over(sheet, kept), side)
+    steps = int((kept or {}).get("special_steps", 0))
+    if sheet.kind == "pc" and steps:
+        cond = refreshed({**cond, "special_steps": steps})
+    cond["rested_today"] = int((kept or {}).get("rests_today", 0))
+    return cond
+
+
 def new_state(
     cmd: StartCombat, sheets: dict[str, CypherSheet], tenant: str, room: str, now_ms: int
 ) -> State:
     sides = {"attackers": [cmd.attacker], "defenders": list(cmd.defenders)}
-    participants = {c: initial(sheets[c], side) for side, members in sides.items() for c in members}
+    kept = cmd.weekly_uses
+    participants = {
+        c: condition_of(sheets[c], side, kept.get(c))
+        for side, members in sides.items()
+        for c in members
+    }
     return {
         "id": cmd.combat_id,
         "tenant": tenant,

@@ -175,3 +175,27 @@ async def test_reflection_sends_the_skill_back(referee: Referee) -> None:
     assert (back["damage"], back["steps"][0]["step"]) == (300, "reflected")
     assert await vit_of(community, cid, "bruno") == 1000
     assert await vit_of(community, cid, "ana") == 700
+
+
+async def test_an_opponent_not_targeted_annuls_the_attack(referee: Referee) -> None:
+    """umh 8.2.3.3: ana attacks bruno; carla, on bruno's side but not a target, annuls it
+    while bruno's window is open; the hit is cancelled whatever bruno answers."""
+    community = await referee.new_community()
+    await register_sheet(
+        community, "ana", umh_sheet_with("Ana", skills=[attack("Golpe", 300, ["fisica"])])
+    )
+    await register_sheet(community, "bruno", umh_sheet_with("Bruno", skills=[]))
+    carla = umh_sheet_with("Carla", skills=[guard("Nada", "annulment", reach=5)])
+    await register_sheet(community, "carla", carla)
+    combat = await community.start_attack("ana", ["bruno", "carla"], "Golpe")
+    cid = combat["id"]
+    for window in combat["pending_reactions"]:
+        await react_with(community, cid, window["reactor"], window["action_id"], None)
+    await community.wait_turn(cid, "ana", 1)
+    before = await vit_of(community, cid, "bruno")
+    attack_id = (await community.use_skill(cid, "ana", "Golpe", ["bruno"]))["action_id"]
+    await react_with(community, cid, "carla", attack_id, "Nada", use_number=1)
+    await react_with(community, cid, "bruno", attack_id, None)
+    resolved = await resolved_of(community, cid, attack_id)
+    assert (resolved["cancelled"], resolved["results"]) == (True, [])
+    assert await vit_of(community, cid, "bruno") == before

@@ -3,7 +3,9 @@
 Checks, in order (the first failing one is raised):
 1. ``wrong_phase``: the opening attack or the fight (umh 2.4.2);
 2. ``no_pending_reaction``: an open window of the actor on that action: his defense as a
-   target, or, as its attacker, his answer to an anticipation (8.2.2.4), oldest first;
+   target, or, as its attacker, his answer to an anticipation (8.2.2.4), oldest first; or
+   an opponent who is not a target stepping in with an anticipation, annulment or
+   reflection while the hit's windows are open (8.2.2.5, 8.2.3.3);
 3. ``invalid_request``: RESISTIR and a skill at once (one answer per window, 8.1.1.3);
 4. ``unknown_skill`` / ``not_a_defense`` (8.1.1.3);
 5. the conditions that forbid defending (11.4.1, 11.4.2, 11.5.1, 11.5.8);
@@ -48,6 +50,28 @@ def find_window(action: InFlight, reactor: str) -> tuple[Reaction, str | None] |
             if window.is_open:
                 return window, anticipator
     return None
+
+
+REACHING_KINDS = frozenset({"anticipation", "annulment", "reflection"})
+"""umh 8.2.2.5 / 8.2.3.3 / 8.2.5.1: the kinds that answer a skill aimed at someone else."""
+
+
+def may_interject(state: CombatState, flight: InFlight, react: ReactAction) -> bool:
+    """umh 8.2.2.5 / 8.2.3.3: an opponent of the attacker who is not a target may still
+    anticipate, annul or reflect the skill while its windows are open (within his skill's
+    reach of the attacker, which ``check_reaction`` checks). He has no window of his own: he
+    steps in before the hit resolves. (An external defense that covers allies, 8.1.1.3.1,
+    is not computed by services/resolution yet: it stays ``no_pending_reaction``.)"""
+    if flight.resolution_requested or not any(w.is_open for w in flight.reactions.values()):
+        return False
+    if react.actor == flight.attacker or react.actor in flight.reactions or react.skill is None:
+        return False
+    player = state.participants.get(react.actor)
+    attacker = state.participants.get(flight.attacker)
+    if player is None or attacker is None or player.side == attacker.side or not player.active:
+        return False
+    skill = player.skill(react.skill)
+    return skill is not None and skill.defense_kind in REACHING_KINDS
 
 
 def check_speed(state: CombatState, actor: str, player: Participant, react: ReactAction) -> None:
@@ -97,6 +121,10 @@ def react(
         raise RuleViolation("wrong_phase", "umh 2.4.2", phase=state.phase)
     flight = state.actions.get(action.action_id)
     found = find_window(flight, action.actor) if flight else None
+    interjected = found is None and flight is not None and may_interject(state, flight, action)
+    if interjected:
+        assert flight is not None
+        found = Reaction(deadline_ms=now_ms, timer_id=None), None
     if flight is None or found is None:
         raise RuleViolation("no_pending_reaction", "umh 8.1.1.3", action_id=action.action_id)
     window, anticipator = found
@@ -139,6 +167,8 @@ def react(
             settings=state.settings,
             in_round=False,
         )
+    if interjected:
+        flight.reactions[action.actor] = window
     window.skill = skill.name if skill else None
     window.resist = action.resist
     window.kind = skill.defense_kind if skill else ("resist" if action.resist else None)

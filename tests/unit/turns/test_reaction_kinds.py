@@ -194,3 +194,54 @@ def test_a_fall_outside_a_hit_closes_his_windows() -> None:
     assert TURNS.on_event(state, "combatant.down", down, now_ms=now).state is None
     decision = TURNS.on_event(state, "combatant.down", {"character": "carla"}, now_ms=now)
     assert payload(decision, "combat.ended")["reason"] == "defeat"
+
+
+def stepping_in(skill: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "react", "actor": "carla", "action_id": action_id(1), "skill": skill, **extra}
+
+
+def test_umh_8_2_3_3_an_opponent_not_targeted_annuls_while_the_windows_are_open() -> None:
+    """umh 8.2.3.3 / 8.2.5.1: carla is not a target of ana's attack on bruno; she annuls it
+    before it resolves (her use counted); the hit resolves once bruno answers too."""
+    state, now = attacked(defenders=("bruno", "carla"))
+    decision = act(state, stepping_in("Anulación", use_number=1), now, n=2)
+    answered = payload(decision, "reaction.answered")
+    assert (answered["reactor"], answered["kind"]) == ("carla", "annulment")
+    assert "resolution.requested" not in types(decision)
+    state = new_state(decision)
+    assert state["participants"]["carla"]["pa"] == 9
+    take = {"type": "react", "actor": "bruno", "action_id": action_id(1), "skill": None}
+    decision = act(state, take, now, n=3)
+    request = ResolutionRequested.model_validate(payload(decision, "resolution.requested"))
+    assert request.reactions["carla"].skill == "Anulación"
+    assert request.targets == ["bruno"]
+
+
+def test_umh_8_2_2_5_an_opponent_not_targeted_anticipates_and_the_attacker_may_answer() -> None:
+    state, now = attacked(defenders=("bruno", "carla"))
+    decision = act(state, stepping_in("Previsión", use_number=1), now, n=2)
+    requested = payload(decision, "reaction.requested")
+    assert (requested["reactor"], requested["anticipation_by"]) == ("ana", "carla")
+
+
+@pytest.mark.parametrize(
+    ("skill", "extra"),
+    [
+        pytest.param(SHIELD, {}, id="umh-8.1.1.3.1-an-internal-defense-is-for-targets"),
+        pytest.param(None, {}, id="umh-8.1.1.3-nothing-to-answer"),
+    ],
+)
+def test_umh_8_1_1_3_1_only_reaching_kinds_step_in(
+    skill: str | None, extra: dict[str, Any]
+) -> None:
+    state, now = attacked(defenders=("bruno", "carla"))
+    refused = rejects(state, stepping_in(skill, **extra), now)  # type: ignore[arg-type]
+    assert (refused.code, refused.rule) == ("no_pending_reaction", "umh 8.1.1.3")
+
+
+def test_umh_8_2_3_3_too_late_once_the_hit_is_resolving() -> None:
+    state, now = attacked(defenders=("bruno", "carla"))
+    take = {"type": "react", "actor": "bruno", "action_id": action_id(1), "skill": None}
+    state = new_state(act(state, take, now, n=2))
+    refused = rejects(state, stepping_in("Anulación", use_number=1), now)
+    assert refused.code == "no_pending_reaction"

@@ -11,18 +11,18 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.resolution.cypher import difficulty as dif
-from services.resolution.cypher.conditions import Condition, impaired, refreshed
-from services.resolution.cypher.damage import (
+from shared.actions_cypher import CypherAttack, CypherGenericAction, CypherInflict, CypherMove
+from shared.dice.rolls import Roll, roll
+from shared.dice.streams import Stream
+from shared.rules.cypher import difficulty as dif
+from shared.rules.cypher.conditions import Condition, impaired, refreshed
+from shared.rules.cypher.damage import (
     apply_damage,
     armor_applied,
     effect_of,
     effort_cost,
     recover,
 )
-from shared.actions_cypher import CypherAttack, CypherGenericAction, CypherInflict, CypherMove
-from shared.dice.rolls import Roll, roll
-from shared.dice.streams import Stream
 from shared.sheets.cypher import Attack, CypherSheet, Poison, Special
 
 

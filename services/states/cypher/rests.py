@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from services.resolution.cypher.conditions import pools_at_zero, refreshed
-from services.resolution.cypher.damage import recover
 from shared.dice.rolls import Roll, roll
 from shared.dice.streams import SeededStream, commitment
 from shared.errors import RuleViolation
+from shared.rules.cypher.conditions import pools_at_zero, refreshed
+from shared.rules.cypher.damage import recover
 
 Record = dict[str, Any]
 DAY_MS: Final = 86_400_000

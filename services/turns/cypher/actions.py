@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.resolution.cypher import difficulty as dif
-from services.resolution.cypher.conditions import impaired, pools_at_zero
-from services.resolution.cypher.damage import effort_cost
 from services.turns.cypher.flow import PHASE_ENDED, Out, end_combat, end_turn
 from shared.actions_cypher import (
     CypherAttack,
@@ -28,6 +25,9 @@ from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import ACTION_DECLARED, COMBATANT_FLED, RESOLUTION_REQUESTED
 from shared.payloads import ActOnCombat
+from shared.rules.cypher import difficulty as dif
+from shared.rules.cypher.conditions import impaired, pools_at_zero
+from shared.rules.cypher.damage import effort_cost
 from shared.sheets.cypher import CypherSheet
 
 State = dict[str, Any]

@@ -13,12 +13,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from services.resolution.cypher.conditions import initial, refreshed
 from services.turns.cypher.flow import PHASE_FIGHTING, Out, begin_round, initiative
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_STARTED
 from shared.payloads import StartCombat
+from shared.rules.cypher.conditions import initial, refreshed
 from shared.sheets.cypher import CypherSheet, Pools
 
 State = dict[str, Any]

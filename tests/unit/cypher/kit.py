@@ -167,7 +167,7 @@ class Fixed:
 
 def condition(sheet: State, side: str = "attackers", **changes: Any) -> State:
     """The condition a sheet starts with, changed (pools, special steps...), track refreshed."""
-    from services.resolution.cypher.conditions import initial, refreshed
+    from shared.rules.cypher.conditions import initial, refreshed
     from shared.sheets.cypher import CypherSheet
 
     cond = initial(CypherSheet.model_validate(sheet), side)

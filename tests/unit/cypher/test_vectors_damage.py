@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from services.resolution.cypher import resolve
-from services.resolution.cypher.conditions import refreshed
-from services.resolution.cypher.damage import (
+from shared.rules.cypher.conditions import refreshed
+from shared.rules.cypher.damage import (
     ARMOR_CATEGORIES,
     apply_damage,
     armor_applied,

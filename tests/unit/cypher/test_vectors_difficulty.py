@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from services.resolution.cypher import difficulty as dif
 from services.resolution.cypher import resolve
 from shared.actions_cypher import Circumstances, CypherMove
 from shared.errors import RuleViolation
+from shared.rules.cypher import difficulty as dif
 from shared.sheets.cypher import Attack, CypherSheet
 
 from .kit import Fixed, condition, pc

@@ -36,7 +36,7 @@ def attack(actor: str, target: str, **fields: Any) -> dict[str, Any]:
 
 
 def set_part(ref: Referee, character: str, **changes: Any) -> None:
-    from services.resolution.cypher.conditions import refreshed
+    from shared.rules.cypher.conditions import refreshed
 
     part = {**ref.turns["participants"][character], **changes}
     ref.turns["participants"][character] = refreshed(part)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from services.resolution.cypher.damage import DEAD_STEP, STATS, track_name, track_step
+from shared.rules.cypher.damage import DEAD_STEP, STATS, track_name, track_step
 from shared.sheets.cypher import CypherSheet
 
 Condition = dict[str, Any]

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
+import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -663,3 +665,24 @@ async def resolved_of(community: Community, combat_id: str, action_id: str, hit:
     )
     data: JSON = event["data"]
     return data
+
+
+async def verify_dice(community: Community, combat_id: str) -> str:
+    """``python -m shared.dice verify -`` on the combat's log, as a player would run it:
+    it must exit 0 and say VERIFIED. Returns what it printed."""
+    log = expect(await community.client.get(f"/v1/combats/{combat_id}/log"), 200).json()
+    verifier = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "shared.dice",
+        "verify",
+        "-",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await verifier.communicate(json.dumps(log).encode())
+    printed = out.decode()
+    assert verifier.returncode == 0, printed
+    assert "VERIFIED" in printed, printed
+    return printed

@@ -3,15 +3,12 @@ verified, and the key refusals (422 with code and rule)."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-import sys
 from typing import Any
 
 import pytest
 
 from shared.errors import CATALOGUE
-from tests.e2e.referee import Community, Referee, error_of, expect, unique
+from tests.e2e.referee import Community, Referee, error_of, expect, unique, verify_dice
 
 pytestmark = [pytest.mark.e2e]
 
@@ -89,23 +86,10 @@ async def fight_to_the_end(community: Community, combat: JSON, weapons: dict[str
     raise AssertionError(f"the combat did not end: {combat}")
 
 
-async def verify_dice(community: Community, cid: str) -> None:
+async def dice_verified(community: Community, cid: str) -> None:
     dice = expect(await community.client.get(f"/v1/combats/{cid}/dice"), 200).json()
     assert dice["seed"] and dice["rolls"], dice
-    log = expect(await community.client.get(f"/v1/combats/{cid}/log"), 200).json()
-    verifier = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "shared.dice",
-        "verify",
-        "-",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    out, _ = await verifier.communicate(json.dumps(log).encode())
-    assert verifier.returncode == 0, out.decode()
-    assert b"VERIFIED" in out
+    await verify_dice(community, cid)
 
 
 async def test_a_pc_against_an_npc_fights_to_the_end_and_its_dice_verify(
@@ -126,7 +110,7 @@ async def test_a_pc_against_an_npc_fights_to_the_end_and_its_dice_verify(
     assert "combat.ended" in types and "initiative.rolled" in types
     resolved = [e["data"] for e in log if e["type"] == "action.resolved"]
     assert resolved and all("difficulty" in r or r.get("automatic") for r in resolved)
-    await verify_dice(community, combat["id"])
+    await dice_verified(community, combat["id"])
 
 
 async def test_a_pc_against_a_pc_fights_to_the_end(referee: Referee) -> None:
@@ -138,7 +122,7 @@ async def test_a_pc_against_a_pc_fights_to_the_end(referee: Referee) -> None:
     assert ended["result"]["winner"] in ("attackers", "defenders")
     loser = next(c for c, p in ended["participants"].items() if p["status"] == "down")
     assert ended["participants"][loser]["track"] in ("debilitated", "dead")
-    await verify_dice(community, combat["id"])
+    await dice_verified(community, combat["id"])
 
 
 async def test_refusals_name_their_code_and_rule(referee: Referee) -> None:

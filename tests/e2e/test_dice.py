@@ -3,14 +3,10 @@ free rolls; the verifier recomputes a combat's rolls from its log."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-import sys
-
 import pytest
 
 from shared.dice.streams import commitment
-from tests.e2e.referee import Referee, error_of
+from tests.e2e.referee import Referee, error_of, verify_dice
 
 pytestmark = [pytest.mark.e2e]
 
@@ -35,20 +31,7 @@ async def test_a_combat_commits_to_its_seed_and_reveals_it_when_it_ends(
     seed = ended["dice"]["seed"]
     assert seed and commitment(seed) == promised
 
-    log = (await community.client.get(f"/v1/combats/{cid}/log")).json()
-    verifier = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "shared.dice",
-        "verify",
-        "-",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    out, _ = await verifier.communicate(json.dumps(log).encode())
-    assert verifier.returncode == 0, out.decode()
-    assert b"VERIFIED" in out
+    await verify_dice(community, cid)
 
 
 @pytest.mark.parametrize(

@@ -4,14 +4,11 @@ the key refusals answer 422 with their code and rule reference (in Spanish when 
 
 from __future__ import annotations
 
-import asyncio
-import json
-import sys
 from typing import Any
 
 import pytest
 
-from tests.e2e.referee import Community, Referee, error_of, expect, of_type, unique
+from tests.e2e.referee import Community, Referee, error_of, expect, of_type, unique, verify_dice
 
 pytestmark = [pytest.mark.e2e]
 
@@ -70,23 +67,6 @@ async def duel(referee: Referee) -> tuple[Community, str, str, str]:
     return community, combat["id"], ana, bruno
 
 
-async def verify(community: Community, combat_id: str) -> bytes:
-    log = (await community.client.get(f"/v1/combats/{combat_id}/log")).json()
-    verifier = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "shared.dice",
-        "verify",
-        "-",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    out, _ = await verifier.communicate(json.dumps(log).encode())
-    assert verifier.returncode == 0, out.decode()
-    return out
-
-
 async def test_two_samurai_duel_to_the_end_and_the_dice_verify(referee: Referee) -> None:
     community, cid, ana, bruno = await duel(referee)
     for _ in range(30):
@@ -127,7 +107,7 @@ async def test_two_samurai_duel_to_the_end_and_the_dice_verify(referee: Referee)
     assert any(p.startswith("initiative") for p in purposes)
     assert any(p.startswith("attack") for p in purposes)
     assert dice["seed"]
-    assert b"VERIFIED" in await verify(community, cid)
+    await verify_dice(community, cid)
     status = await community.status(ana)
     assert status["ruleset_status"]["l5r"]["void_max"] == 2
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.cypher.flow import PHASE_ENDED, Out, end_combat, end_turn
+from services.turns.cypher.flow import PHASE_ENDED, end_combat, end_turn
 from shared.actions_cypher import (
     CypherAttack,
     CypherGenericAction,
@@ -21,6 +21,7 @@ from shared.actions_cypher import (
     CypherRecover,
     CypherRerollInitiative,
 )
+from shared.dict_state import Out
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import ACTION_DECLARED, COMBATANT_FLED, RESOLUTION_REQUESTED

@@ -6,19 +6,18 @@ The state is a JSON-ready dict (see :func:`services.turns.cypher.opening.new_sta
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from shared.dice.combat import keep_draws, rolled, stream_of
 from shared.dice.rolls import roll
-from shared.domain import Decision, TimerRequest, ms
+from shared.dict_state import Out, arm_timer, cancel_timer
+from shared.domain import ms
 from shared.messages import (
     COMBAT_ENDED,
     ROUND_ENDED,
     ROUND_STARTED,
     TURN_ENDED,
     TURN_STARTED,
-    Event,
 )
 
 State = dict[str, Any]
@@ -26,37 +25,6 @@ PHASE_FIGHTING: Final = "fighting"
 PHASE_ENDED: Final = "ended"
 OUT_OF_FIGHT: Final = frozenset({"dead", "debilitated", "fled"})
 INITIATIVE_ROLLED: Final = "initiative.rolled"
-
-
-@dataclass
-class Out:
-    events: list[Event] = field(default_factory=list)
-    arm: list[TimerRequest] = field(default_factory=list)
-    cancel: list[str] = field(default_factory=list)
-
-    def emit(self, event_type: str, payload: dict[str, Any]) -> None:
-        self.events.append(Event(event_type, payload))
-
-    def decision(self, state: State) -> Decision[State]:
-        return Decision(state, list(self.events), list(self.arm), list(self.cancel))
-
-
-def arm_timer(state: State, out: Out, kind: str, due_ms: int, data: dict[str, Any]) -> str:
-    state["timer_seq"] += 1
-    timer_id = f"{state['id']}:{kind}:{state['timer_seq']}"
-    state["timers"][timer_id] = {"kind": kind, "due_ms": due_ms, "data": dict(data)}
-    out.arm.append(TimerRequest(timer_id, due_ms, kind, dict(data)))
-    return timer_id
-
-
-def cancel_timer(state: State, out: Out, timer_id: str | None) -> None:
-    if timer_id is None or timer_id not in state["timers"]:
-        return
-    del state["timers"][timer_id]
-    if any(r.timer_id == timer_id for r in out.arm):
-        out.arm = [r for r in out.arm if r.timer_id != timer_id]
-    else:
-        out.cancel.append(timer_id)
 
 
 def npc_target_number(state: State) -> int | None:

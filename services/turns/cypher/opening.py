@@ -13,7 +13,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from services.turns.cypher.flow import PHASE_FIGHTING, Out, begin_round, initiative
+from services.turns.cypher.flow import PHASE_FIGHTING, begin_round, initiative
+from shared.dict_state import Out
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_STARTED

@@ -13,15 +13,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from services.turns.cypher import actions, opening
-from services.turns.cypher.flow import (
-    PHASE_ENDED,
-    Out,
-    arm_timer,
-    check_end,
-    end_turn,
-    public_status,
-)
+from services.turns.cypher.flow import PHASE_ENDED, check_end, end_turn, public_status
 from services.turns.ruleset import State, TurnsRuleset
+from shared.dict_state import Out, arm_timer
 from shared.domain import Decision
 from shared.messages import ACTION_COMPLETED, ACTION_RESOLVED, TURN_TIMED_OUT
 from shared.payloads import ActOnCombat, StartCombat, TimerFired

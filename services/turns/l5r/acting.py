@@ -12,15 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.turns.l5r import attack, complex, flow, rules, voiding
-from services.turns.l5r.state import (
-    ENDED,
-    PREPARATION,
-    Out,
-    State,
-    can_fight,
-    participant,
-    use_slot,
-)
+from services.turns.l5r.state import ENDED, PREPARATION, State, can_fight, participant, use_slot
 from shared.actions import AnnulAction, PactAction
 from shared.actions_l5r import (
     L5rAttack,
@@ -42,6 +34,7 @@ from shared.actions_l5r import (
 from shared.dice.combat import keep_draws, stream_of
 from shared.dice.notation import roll_and_keep
 from shared.dice.rolls import roll
+from shared.dict_state import Out
 from shared.errors import RuleViolation
 from shared.messages import COMBATANT_FLED
 from shared.payloads import ActOnCombat

@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from services.turns.l5r import rules
-from services.turns.l5r.state import OUT_OF_FIGHT, Out, State
+from services.turns.l5r.state import OUT_OF_FIGHT, State
 from shared.actions_l5r import L5rAttack
+from shared.dict_state import Out
 from shared.errors import RuleViolation
 from shared.messages import ACTION_DECLARED, COMBATANT_DOWN, RESOLUTION_REQUESTED
 from shared.sheets.l5r import wound_rank

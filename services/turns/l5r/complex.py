@@ -8,11 +8,12 @@ from typing import Any
 
 from services.turns.l5r import rules
 from services.turns.l5r.attack import spend
-from services.turns.l5r.state import Out, State, use_slot
+from services.turns.l5r.state import State, use_slot
 from shared.actions_l5r import L5rComplex
 from shared.dice.combat import keep_draws, stream_of
 from shared.dice.notation import roll_and_keep
 from shared.dice.rolls import roll
+from shared.dict_state import Out
 from shared.errors import RuleViolation
 
 

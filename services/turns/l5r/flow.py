@@ -14,15 +14,13 @@ from services.turns.l5r.state import (
     OUT_OF_FIGHT,
     PREPARATION,
     SIDES,
-    Out,
     State,
-    arm_timer,
     can_fight,
-    cancel_timer,
     fresh_round,
 )
 from shared.dice.combat import keep_draws, stream_of
 from shared.dice.rolls import roll
+from shared.dict_state import Out, arm_timer, cancel_timer
 from shared.messages import (
     COMBAT_ENDED,
     COMBAT_PHASE_CHANGED,

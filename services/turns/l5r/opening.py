@@ -13,7 +13,8 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from services.turns.l5r.state import PREPARATION, RULESET, Out, State, arm_timer, new_participant
+from services.turns.l5r.state import PREPARATION, RULESET, State, new_participant
+from shared.dict_state import Out, arm_timer
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_PHASE_CHANGED, COMBAT_STARTED
 from shared.payloads import StartCombat

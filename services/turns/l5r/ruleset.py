@@ -11,8 +11,8 @@ import copy
 from typing import Any
 
 from services.turns.l5r import acting, attack, flow, opening, view
-from services.turns.l5r.state import Out
 from services.turns.ruleset import State, TurnsRuleset
+from shared.dict_state import Out
 from shared.domain import Decision
 from shared.messages import ACTION_RESOLVED
 from shared.payloads import ActOnCombat, StartCombat, TimerFired

@@ -12,8 +12,9 @@ from typing import Any
 
 from services.turns.l5r import rules
 from services.turns.l5r.attack import set_wounds, spend
-from services.turns.l5r.state import Out, State
+from services.turns.l5r.state import State
 from shared.actions_l5r import L5rGrantVoid, L5rVoid
+from shared.dict_state import Out
 from shared.errors import RuleViolation
 
 

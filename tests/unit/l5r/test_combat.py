@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from services.turns.l5r.attack import set_wounds
 from services.turns.l5r.flow import round_order
-from services.turns.l5r.state import Out
 from services.turns.l5r.view import view
+from shared.dict_state import Out
 from tests.unit.l5r.session import Combat, attack, code, fighting, sheet, stance
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from services.turns.l5r.attack import set_wounds
-from services.turns.l5r.state import Out
+from shared.dict_state import Out
 from tests.unit.l5r.session import Combat, attack, code, fighting, sheet, stance
 
 

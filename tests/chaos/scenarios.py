@@ -111,7 +111,7 @@ async def played(
     stop = asyncio.Event()
     players = [asyncio.create_task(Player(community, record, c).play(stop)) for c in ids]
     await asyncio.sleep(fault_at)
-    first_fault, redelivered = len(stack.faults), stack.redeliveries()
+    first_fault, redelivered, held = len(stack.faults), stack.redeliveries(), stack.held()
     stack.target = ids[0] if ids else None
     await fault(stack)
     await asyncio.sleep(max(0.0, seconds - fault_at))
@@ -131,6 +131,7 @@ async def played(
             "faults": [f for f, _ in faults],
             "latency_ms": latency(record),
             "errors_while_retrying": record.errors,
+            "held_while_a_dependency_was_down": stack.held() - held,
         },
     )
 
@@ -183,9 +184,17 @@ async def restart_rabbitmq(stack: Stack) -> None:
 
 
 async def restart_redis(stack: Stack) -> None:
+    """Redis killed and restarted (AOF ``appendfsync always``). While it is down the services
+    hold the messages they are handling and retry (no redelivery by design, so the delivery
+    limit is not burnt); services/turns is killed meanwhile, so the messages it held come
+    back from the broker once both are up, and must apply exactly once."""
     for _ in range(2):
-        stack.mark("redis kill -9 + restart (appendfsync always)")
-        await asyncio.to_thread(stack.redis.restart)
+        stack.mark("redis kill -9, turns kill -9 while it holds messages, both back")
+        await asyncio.to_thread(stack.redis.kill)
+        await asyncio.sleep(1.5)
+        await asyncio.to_thread(stack.suite.kill, "turns")
+        await asyncio.to_thread(stack.redis.start)
+        await asyncio.to_thread(stack.suite.restart, "turns")
         await asyncio.sleep(5)
 
 

@@ -84,11 +84,18 @@ class Stack:
 
     def redeliveries(self) -> int:
         """Messages the broker delivered again, as the services logged them."""
+        return self._logged("message_redelivered")
+
+    def held(self) -> int:
+        """Times a service held a message and retried because Redis or the broker was down."""
+        return self._logged("handler_dependency_down")
+
+    def _logged(self, what: str) -> int:
         count = 0
         for name in ("turns", "resolution", "states"):
             path = self.suite.log_dir / f"{name}.log"
             if path.exists():
-                count += path.read_text(errors="replace").count("message_redelivered")
+                count += path.read_text(errors="replace").count(what)
         return count
 
     async def wait_ready(self, within: float = 120) -> float:

@@ -58,6 +58,11 @@ class LoadResult:
     hops: Hops = field(default_factory=Hops)
 
 
+def attack_cost(participant: dict[str, Any]) -> int:
+    """umh 3.4: the 1-PA ``Golpe`` costs 2 once three 1-PA offensives were used this round."""
+    return 2 if participant.get("offensive_1pa_this_round", 0) >= 3 else 1
+
+
 def next_action(combat: dict[str, Any], block: bool) -> dict[str, Any] | None:
     """The action this benchmark plays next in ``combat``, or None when there is none.
 
@@ -75,7 +80,7 @@ def next_action(combat: dict[str, Any], block: bool) -> dict[str, Any] | None:
     if combat.get("phase") != "fighting" or not turn:
         return None
     actor = turn["actor"]
-    if participants[actor].get("pa", 0) < 1:
+    if participants[actor].get("pa", 0) < attack_cost(participants[actor]):
         return {"type": "pass_turn", "actor": actor}
     others = [c for c, p in participants.items() if c != actor and p.get("status") == "active"]
     if not others:

@@ -93,6 +93,9 @@ class ReactionChoice(_Payload):
     to: Square | None = Field(None, description="an evasion's destination (umh 8.2.1)")
     redirect_to: str | None = Field(None, description="a reflection's new target (umh 8.2.5.2)")
     use_number: int | None = Field(None, description="umh 2.3.1.2")
+    covered_by: str | None = Field(
+        None, description="umh 8.1.1.3.1: the ally whose defense covered this target"
+    )
 
 
 class ResolutionRequested(_Payload):

@@ -199,3 +199,28 @@ async def test_an_opponent_not_targeted_annuls_the_attack(referee: Referee) -> N
     resolved = await resolved_of(community, cid, attack_id)
     assert (resolved["cancelled"], resolved["results"]) == (True, [])
     assert await vit_of(community, cid, "bruno") == before
+
+
+async def test_an_ally_covers_the_target_with_his_defense(referee: Referee) -> None:
+    """umh 8.1.1.3.1: ana hits bruno for 300; carla's barrier (100, covers allies) covers
+    him although only he was targeted; bruno takes 200."""
+    community = await referee.new_community()
+    await register_sheet(
+        community, "ana", umh_sheet_with("Ana", skills=[attack("Golpe", 300, ["fisica"])])
+    )
+    await register_sheet(community, "bruno", umh_sheet_with("Bruno", skills=[]))
+    barrier = guard("Barrera", "external", defense=100, covers_allies=True, reach=5)
+    await register_sheet(community, "carla", umh_sheet_with("Carla", skills=[barrier]))
+    combat = await community.start_attack("ana", ["bruno", "carla"], "Golpe")
+    cid = combat["id"]
+    for window in combat["pending_reactions"]:
+        await react_with(community, cid, window["reactor"], window["action_id"], None)
+    await community.wait_turn(cid, "ana", 1)
+    before = await vit_of(community, cid, "bruno")
+    attack_id = (await community.use_skill(cid, "ana", "Golpe", ["bruno"]))["action_id"]
+    await react_with(community, cid, "carla", attack_id, "Barrera")
+    await react_with(community, cid, "bruno", attack_id, None)
+    resolved = await resolved_of(community, cid, attack_id)
+    row = only_result(resolved, "bruno")
+    assert (row["damage"], row["reaction"]["covered_by"]) == (200, "carla")
+    assert await vit_of(community, cid, "bruno") == before - 200

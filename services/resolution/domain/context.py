@@ -148,7 +148,7 @@ def _answer(
         return answer
     if reaction.skill is None:
         return answer
-    defense = target_sheet.skill(reaction.skill)
+    defense = reaction.lent or target_sheet.skill(reaction.skill)
     if defense is None:
         answer.note = "unknown_skill"
         return answer

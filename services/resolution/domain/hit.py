@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from services.resolution.domain.exact import json_number
+from shared.sheets.umh import Skill
 
 Square = tuple[int, int]
 
@@ -26,6 +27,9 @@ class Reaction:
     timed_out: bool = False
     to: Square | None = None
     redirect_to: str | None = None
+    # umh 8.1.1.3.1: a defense an ally lent (his skill, from his sheet, covering this target).
+    covered_by: str | None = None
+    lent: Skill | None = None
 
     @property
     def reacted(self) -> bool:
@@ -41,6 +45,8 @@ class Reaction:
             data["to"] = list(self.to)
         if self.redirect_to is not None:
             data["redirect_to"] = self.redirect_to
+        if self.covered_by is not None:
+            data["covered_by"] = self.covered_by
         return data
 
     @classmethod

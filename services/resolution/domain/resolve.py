@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from services.resolution.domain.condition import Combatant, CombatCondition
+from services.resolution.domain.cover import covering
 from services.resolution.domain.effects import add, view_of
 from services.resolution.domain.hit import Reaction, Square
 from services.resolution.domain.impacts import (
@@ -143,6 +144,8 @@ def _offensive(
     strikes = shared_strikes(condition, request, skill, targets, readings) if shared else {}
     for target_id in targets:
         reaction = request.reactions.get(target_id, Reaction())
+        if not reaction.reacted:
+            reaction = covering(condition, request, target_id, targets) or reaction
         target = _current(condition, out, target_id)
         assert target is not None
         where = where_for(condition, request, target_id, request.attacker)
@@ -272,7 +275,7 @@ def _apply(
     return out, stopped
 
 
-OPTIONAL_REACTION_KEYS = ("to", "redirect_to", "use_number")
+OPTIONAL_REACTION_KEYS = ("to", "redirect_to", "use_number", "covered_by")
 
 
 def public(payload: dict[str, Any]) -> dict[str, Any]:

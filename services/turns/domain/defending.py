@@ -5,7 +5,8 @@ Checks, in order (the first failing one is raised):
 2. ``no_pending_reaction``: an open window of the actor on that action: his defense as a
    target, or, as its attacker, his answer to an anticipation (8.2.2.4), oldest first; or
    an opponent who is not a target stepping in with an anticipation, annulment or
-   reflection while the hit's windows are open (8.2.2.5, 8.2.3.3);
+   reflection, or a defense that covers allies, while the hit's windows are open (8.2.2.5,
+   8.2.3.3, 8.1.1.3.1);
 3. ``invalid_request``: RESISTIR and a skill at once (one answer per window, 8.1.1.3);
 4. ``unknown_skill`` / ``not_a_defense`` (8.1.1.3);
 5. the conditions that forbid defending (11.4.1, 11.4.2, 11.5.1, 11.5.8);
@@ -57,11 +58,11 @@ REACHING_KINDS = frozenset({"anticipation", "annulment", "reflection"})
 
 
 def may_interject(state: CombatState, flight: InFlight, react: ReactAction) -> bool:
-    """umh 8.2.2.5 / 8.2.3.3: an opponent of the attacker who is not a target may still
-    anticipate, annul or reflect the skill while its windows are open (within his skill's
-    reach of the attacker, which ``check_reaction`` checks). He has no window of his own: he
-    steps in before the hit resolves. (An external defense that covers allies, 8.1.1.3.1,
-    is not computed by services/resolution yet: it stays ``no_pending_reaction``.)"""
+    """umh 8.2.2.5 / 8.2.3.3 / 8.1.1.3.1: an opponent of the attacker who is not a target may
+    still anticipate, annul or reflect the skill, or cover the targets with a defense that
+    covers allies, while its windows are open (within his skill's reach of the attacker, or
+    of an ally targeted, which ``check_reaction`` checks). He has no window of his own: he
+    steps in before the hit resolves."""
     if flight.resolution_requested or not any(w.is_open for w in flight.reactions.values()):
         return False
     if react.actor == flight.attacker or react.actor in flight.reactions or react.skill is None:
@@ -71,7 +72,7 @@ def may_interject(state: CombatState, flight: InFlight, react: ReactAction) -> b
     if player is None or attacker is None or player.side == attacker.side or not player.active:
         return False
     skill = player.skill(react.skill)
-    return skill is not None and skill.defense_kind in REACHING_KINDS
+    return skill is not None and (skill.defense_kind in REACHING_KINDS or skill.covers_allies)
 
 
 def check_speed(state: CombatState, actor: str, player: Participant, react: ReactAction) -> None:

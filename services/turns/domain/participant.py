@@ -56,6 +56,7 @@ class SkillInfo:
     needs_legs: bool = False
     sets_position: str | None = None
     teleport: bool = False
+    covers_allies: bool = False
 
     @property
     def key(self) -> str:

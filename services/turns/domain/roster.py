@@ -58,6 +58,7 @@ def skill_info(skill: Skill) -> SkillInfo:
         needs_legs=skill.needs_legs,
         sets_position=skill.sets_position.value if skill.sets_position else None,
         teleport=Nature.TELETRANSPORTADORA in skill.natures,
+        covers_allies=skill.covers_allies,
     )
 
 

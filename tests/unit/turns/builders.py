@@ -23,6 +23,7 @@ ATTACK = "Puño"  # offensive, 2 PA
 HEAVY = "Meteoro"  # offensive, 9 PA
 SHIELD = "Escudo"  # internal defense, 1 PA
 FIELD = "Campo"  # external defense, 1 PA
+AEGIS = "Égida"  # external defense that covers allies (umh 8.1.1.3.1)
 BLESSING = "Bendición"  # supplementary, 1 PA
 COMBO = "Ráfaga"  # offensive, 3 hits
 WAVE = "Onda"  # offensive area
@@ -116,6 +117,9 @@ def sheet(name: str, *, vel: float = 5, ruleset: str = "umh") -> dict[str, Any]:
             skill(HEAVY, pa=9, damage=900),
             skill(SHIELD, type="defensive", defense_kind="internal", defense=100),
             skill(FIELD, type="defensive", defense_kind="external", defense=100),
+            skill(
+                AEGIS, type="defensive", defense_kind="external", defense=100, covers_allies=True
+            ),
             skill(BLESSING, type="supplementary"),
             skill(COMBO, hits=3, damage=50),
             skill(WAVE, area={"shape": "square", "size": 1}, damage=50),

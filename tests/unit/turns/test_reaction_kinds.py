@@ -10,6 +10,7 @@ import pytest
 from shared.payloads import ResolutionRequested
 
 from .builders import (
+    AEGIS,
     ATTACK,
     COMBO,
     DEFENSE_KINDS,
@@ -245,3 +246,18 @@ def test_umh_8_2_3_3_too_late_once_the_hit_is_resolving() -> None:
     state = new_state(act(state, take, now, n=2))
     refused = rejects(state, stepping_in("Anulación", use_number=1), now)
     assert refused.code == "no_pending_reaction"
+
+
+def test_umh_8_1_1_3_1_an_ally_covers_the_target_with_his_defense() -> None:
+    """umh 8.1.1.3.1: carla is not targeted; her defense that covers allies goes to
+    resolution with the hit (she pays its PA)."""
+    state, now = attacked(defenders=("bruno", "carla"))
+    decision = act(state, stepping_in(AEGIS), now, n=2)
+    assert payload(decision, "reaction.answered")["kind"] == "external"
+    state = new_state(decision)
+    assert state["participants"]["carla"]["pa"] == 9
+    take = {"type": "react", "actor": "bruno", "action_id": action_id(1), "skill": None}
+    request = ResolutionRequested.model_validate(
+        payload(act(state, take, now, n=3), "resolution.requested")
+    )
+    assert request.reactions["carla"].skill == AEGIS

@@ -132,11 +132,12 @@ async def start_combat(
 
 
 def _fill_vitality(combat: dict[str, Any], sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Before resolution has read the sheets, nobody has lost vitality yet."""
+    """umh: before resolution has read the sheets, nobody has lost vitality yet (the other
+    rulesets have no VIT: their own fields come from their services)."""
     for cid, part in combat.get("participants", {}).items():
-        if part.get("vit") is None and cid in sheets:
-            vit = sheets[cid].get("stats", {}).get("vit")
-            part["vit"], part["vit_max"] = vit, vit
+        stats = sheets.get(cid, {}).get("stats")
+        if part.get("vit") is None and isinstance(stats, dict) and "vit" in stats:
+            part["vit"], part["vit_max"] = stats["vit"], stats["vit"]
     return combat
 
 

@@ -224,3 +224,21 @@ async def test_an_ally_covers_the_target_with_his_defense(referee: Referee) -> N
     row = only_result(resolved, "bruno")
     assert (row["damage"], row["reaction"]["covered_by"]) == (200, "carla")
     assert await vit_of(community, cid, "bruno") == before - 200
+
+
+async def test_the_attacker_answers_the_surplus_of_a_ranged_counter(referee: Referee) -> None:
+    """umh 8.2.4.3 - 8.2.4.4 / A-52: attack 200 against a ranged counter of 300: ana gets a
+    window for the 100 that come back and answers with a barrier of 60: she takes 40."""
+    ana = umh_sheet_with(
+        "Ana", skills=[attack("Golpe", 200, ["fisica"]), guard("Campo", "external", defense=60)]
+    )
+    bruno = umh_sheet_with("Bruno", skills=[guard("Rayo", "counter", defense=300, reach=5)])
+    community, cid, action_id = await opened(referee, ana, bruno, "Golpe")
+    answered = await react_with(community, cid, "bruno", action_id, "Rayo")
+    (window,) = answered["combat"]["pending_reactions"]
+    assert (window["reactor"], window["anticipation_by"]) == ("ana", "bruno")
+    await react_with(community, cid, "ana", action_id, "Campo")
+    resolved = await resolved_of(community, cid, action_id)
+    back = only_result(resolved, "ana")
+    assert (back["damage"], back["steps"][0]["step"]) == (40, "counter")
+    assert await vit_of(community, cid, "ana") == 960

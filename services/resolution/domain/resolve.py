@@ -110,7 +110,8 @@ def _counter(
     readings: UmhReadings,
     out: Outcome,
 ) -> None:
-    """umh 8.2.4.3 / A-52: the counter's surplus over the attack strikes the attacker."""
+    """umh 8.2.4.3 / A-52: the counter's surplus over the attack strikes the attacker, who
+    answered it in his own window if the counter is not melee (8.2.4.4)."""
     plan, breakdown = struck.plan, struck.breakdown
     if plan is None or plan.defense_skill is None or breakdown is None:
         return
@@ -124,6 +125,7 @@ def _counter(
         attacker,
         back,
         readings,
+        answer=request.anticipation_answers.get(defender, Reaction()),
     )
     if surplus is not None:
         out.take(request.attacker, surplus)

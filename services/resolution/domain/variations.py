@@ -183,9 +183,12 @@ def counter_surplus(
     attacker: Combatant,
     where: Where,
     readings: UmhReadings,
+    *,
+    answer: Reaction | None = None,
 ) -> Struck | None:
     """umh 8.2.4.3 / A-52: the counter's value above the attack's becomes direct damage to
-    the attacker, through his passive resistance and reductions; he cannot react to it."""
+    the attacker, through his passive resistance and reductions; he cannot react to a melee
+    counter (8.2.4.4); to another he answered in his window (``answer``: his defense)."""
     if met is None:
         return None
     surplus = math.floor(Fraction(counter_value(defense)) - met)
@@ -195,7 +198,7 @@ def counter_surplus(
         defense,
         defender,
         attacker,
-        Reaction(),
+        Reaction() if defense.melee or answer is None else answer,
         where,
         readings,
         first_hit=False,

@@ -75,6 +75,14 @@ def may_interject(state: CombatState, flight: InFlight, react: ReactAction) -> b
     return skill is not None and (skill.defense_kind in REACHING_KINDS or skill.covers_allies)
 
 
+def answerable(window: Reaction, skill: SkillInfo | None) -> bool:
+    """umh 8.2.2.4 / 8.2.4.4 / A-52: the attacker gets a window to answer an anticipation,
+    and the surplus of a counterattack that is not melee (a melee one cannot be reacted to)."""
+    if window.kind == "anticipation":
+        return True
+    return window.kind == "counter" and skill is not None and not skill.melee
+
+
 def check_speed(state: CombatState, actor: str, player: Participant, react: ReactAction) -> None:
     """umh 8.2.1.1 / 2.3.2.1: an evasion to a square cannot cost more speed than is left."""
     here = state.positions.get(actor)
@@ -152,7 +160,8 @@ def react(
         resist=action.resist,
         to=action.to,
         redirect_to=action.redirect_to,
-        attack_is_anticipation=anticipator is not None,
+        attack_is_anticipation=anticipator is not None
+        and flight.reactions[anticipator].kind == "anticipation",
         targets=[action.actor] if anticipator else flight.targets,
         squares=[] if anticipator else flight.squares,
     )
@@ -186,6 +195,6 @@ def react(
         timed_out=False,
         anticipator=anticipator,
     )
-    if anticipator is None and window.kind == "anticipation":
-        open_answer(state, out, action.action_id, action.actor, now_ms)
+    if anticipator is None and answerable(window, skill):
+        open_answer(state, out, action.action_id, action.actor, now_ms, to=window.kind)
     request_resolution_if_ready(state, out, action.action_id)

@@ -57,6 +57,7 @@ class SkillInfo:
     sets_position: str | None = None
     teleport: bool = False
     covers_allies: bool = False
+    melee: bool = False
 
     @property
     def key(self) -> str:

@@ -94,10 +94,18 @@ def open_reactions(state: CombatState, out: Outcome, action_id: str, now_ms: int
 
 
 def open_answer(
-    state: CombatState, out: Outcome, action_id: str, anticipator: str, now_ms: int
+    state: CombatState,
+    out: Outcome,
+    action_id: str,
+    anticipator: str,
+    now_ms: int,
+    *,
+    to: str | None = "anticipation",
 ) -> None:
     """umh 8.2.2.4: the attacker may answer an anticipation of his action (not with
-    another anticipation, 8.2.2.4.1); his clock stays paused meanwhile (2.4.2)."""
+    another anticipation, 8.2.2.4.1), or the surplus of a counterattack that is not melee
+    (8.2.4.4, A-52); his clock stays paused meanwhile (2.4.2). ``anticipation_by`` names the
+    one he answers; ``answer_to`` says to what."""
     action = state.actions[action_id]
     deadline = now_ms + ms(state.settings.defense_seconds)
     data = {"action_id": action_id, "reactor": action.attacker, "anticipator": anticipator}
@@ -105,6 +113,7 @@ def open_answer(
     action.answers[anticipator] = Reaction(deadline_ms=deadline, timer_id=timer_id)
     payload = _requested(action_id, action, action.attacker, deadline)
     payload["anticipation_by"] = anticipator
+    payload["answer_to"] = to
     out.emit(REACTION_REQUESTED, payload)
 
 

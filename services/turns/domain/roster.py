@@ -59,6 +59,7 @@ def skill_info(skill: Skill) -> SkillInfo:
         sets_position=skill.sets_position.value if skill.sets_position else None,
         teleport=Nature.TELETRANSPORTADORA in skill.natures,
         covers_allies=skill.covers_allies,
+        melee=skill.melee,
     )
 
 

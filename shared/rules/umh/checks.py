@@ -306,7 +306,9 @@ def _check_kind(reaction: Reaction, attack: Skill, defense: Skill, kind: Defense
         attack.type is not SkillType.OFFENSIVE or not attack.damage
     ):
         raise RuleViolation("counter_needs_direct_damage", "umh 8.2.4.1", skill=attack.name)
-    if kind in (DefenseKind.INTERNAL, DefenseKind.COUNTER) and not attack.damage:
+    # A counterattack's surplus is direct damage (8.2.4.3, A-52): its value is its defense.
+    surplus = attack.defense if attack.defense_kind is DefenseKind.COUNTER else 0
+    if kind in (DefenseKind.INTERNAL, DefenseKind.COUNTER) and not (attack.damage or surplus):
         raise RuleViolation("defense_type", "umh 8.1.1.3.1.1", kind=kind.value)
     if kind in (DefenseKind.INTERNAL, DefenseKind.COUNTER) and defense.firearm:
         raise RuleViolation("firearm_block", "umh 9.2.5.1", skill=defense.name)

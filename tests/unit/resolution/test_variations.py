@@ -128,3 +128,31 @@ def test_evasion_moves_and_spends_speed_and_the_combo_may_end() -> None:
     assert resolved["moved"]["bruno"]["square"] == [4, 1]
     assert resolved["combo_continues"] is False  # umh 8.1.1.1.4: VEL 1 cannot close 3 squares
     assert fight.vit("bruno") == 1000
+
+
+@pytest.mark.parametrize(
+    ("melee", "answer", "ana_takes"),
+    [
+        pytest.param(False, {"skill": "Campo"}, 40, id="umh-8.2.4.4-ranged-counter-answered"),
+        pytest.param(False, {}, 100, id="umh-8.2.4.4-ranged-counter-taken"),
+        pytest.param(True, {"skill": "Campo"}, 100, id="umh-8.2.4.4-melee-counter-no-answer"),
+    ],
+)
+def test_umh_8_2_4_4_the_attacker_answers_a_counters_surplus(
+    melee: bool, answer: dict[str, Any], ana_takes: int
+) -> None:
+    """umh 8.2.4.3 / A-52: attack 200 against a counter of 300: 100 go back to ana; she may
+    answer the surplus of a counter that is not melee with a defense (Campo, 60)."""
+    fight = Fight(
+        {
+            "ana": sheet("Ana", attack(damage=200), defense("Campo", "external", 60)),
+            "bruno": sheet("Bruno", defense("Réplica", "counter", 300, melee=melee)),
+        }
+    )
+    fight.hit(
+        "Golpe",
+        ["bruno"],
+        reactions={"bruno": {"skill": "Réplica"}},
+        anticipation_answers={"bruno": answer},
+    )
+    assert fight.vit("ana") == 1000 - ana_takes

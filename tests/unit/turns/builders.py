@@ -24,6 +24,7 @@ HEAVY = "Meteoro"  # offensive, 9 PA
 SHIELD = "Escudo"  # internal defense, 1 PA
 FIELD = "Campo"  # external defense, 1 PA
 AEGIS = "Égida"  # external defense that covers allies (umh 8.1.1.3.1)
+CLASH = "Choque"  # a melee counterattack (umh 8.2.4.4: not reactable)
 BLESSING = "Bendición"  # supplementary, 1 PA
 COMBO = "Ráfaga"  # offensive, 3 hits
 WAVE = "Onda"  # offensive area
@@ -120,6 +121,7 @@ def sheet(name: str, *, vel: float = 5, ruleset: str = "umh") -> dict[str, Any]:
             skill(
                 AEGIS, type="defensive", defense_kind="external", defense=100, covers_allies=True
             ),
+            skill(CLASH, type="defensive", defense_kind="counter", defense=300, melee=True),
             skill(BLESSING, type="supplementary"),
             skill(COMBO, hits=3, damage=50),
             skill(WAVE, area={"shape": "square", "size": 1}, damage=50),

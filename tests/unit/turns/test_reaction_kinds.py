@@ -12,6 +12,7 @@ from shared.payloads import ResolutionRequested
 from .builders import (
     AEGIS,
     ATTACK,
+    CLASH,
     COMBO,
     DEFENSE_KINDS,
     MIND,
@@ -63,8 +64,9 @@ def test_every_defense_kind_is_accepted_and_paid(name: str, kind: str) -> None:
     assert (answered["skill"], answered["kind"]) == (name, kind)
     after = new_state(decision)
     assert after["participants"]["bruno"]["pa"] == 9
-    if kind == "anticipation":
+    if kind in ("anticipation", "counter"):  # umh 8.2.2.4, 8.2.4.4: the attacker may answer
         assert types(decision) == ["reaction.answered", "reaction.requested"]
+        assert payload(decision, "reaction.requested")["answer_to"] == kind
         return
     request = ResolutionRequested.model_validate(payload(decision, "resolution.requested"))
     choice = request.reactions["bruno"]
@@ -261,3 +263,25 @@ def test_umh_8_1_1_3_1_an_ally_covers_the_target_with_his_defense() -> None:
         payload(act(state, take, now, n=3), "resolution.requested")
     )
     assert request.reactions["carla"].skill == AEGIS
+
+
+def test_umh_8_2_4_4_the_attacker_answers_the_surplus_of_a_ranged_counter() -> None:
+    """umh 8.2.4.3 / 8.2.4.4 / A-52: bruno counters with a counter that is not melee; ana
+    gets a window for its surplus and raises a defense, which goes to resolution."""
+    state, now = attacked()
+    counter = {"type": "react", "actor": "bruno", "action_id": action_id(1), "skill": "Réplica"}
+    state = new_state(act(state, counter, now, n=2))
+    (pending,) = TURNS.view(state)["pending_reactions"]
+    assert (pending["reactor"], pending["anticipation_by"]) == ("ana", "bruno")
+    answer = {"type": "react", "actor": "ana", "action_id": action_id(1), "skill": "Campo"}
+    request = ResolutionRequested.model_validate(
+        payload(act(state, answer, now, n=3), "resolution.requested")
+    )
+    assert request.anticipation_answers["bruno"].skill == "Campo"
+
+
+def test_umh_8_2_4_4_no_answer_to_a_melee_counter() -> None:
+    state, now = attacked()
+    counter = {"type": "react", "actor": "bruno", "action_id": action_id(1), "skill": CLASH}
+    decision = act(state, counter, now, n=2)
+    assert types(decision)[:2] == ["reaction.answered", "resolution.requested"]

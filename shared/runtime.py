@@ -199,13 +199,17 @@ class ServiceRuntime:
             reply_to=env.reply_to,
             payload=payload,
         )
+        await self._reply(env.reply_to, answer)
+
+    async def _reply(self, queue: str, message: Envelope) -> None:
+        """Straight to a waiting gateway's reply queue (not mandatory: it may be gone)."""
         await self.bus.publish_raw(
             "",
-            env.reply_to,
-            answer.to_json(),
-            message_id=answer.message_id,
-            correlation_id=answer.correlation_id,
-            type_=answer.type,
+            queue,
+            message.to_json(),
+            message_id=message.message_id,
+            correlation_id=message.correlation_id,
+            type_=message.type,
             mandatory=False,
         )
 
@@ -342,15 +346,7 @@ class ServiceRuntime:
         )
         await self.bus.publish(self.bus.names.events(), COMMAND_REJECTED, out)
         if env.reply_to:
-            await self.bus.publish_raw(
-                "",
-                env.reply_to,
-                out.to_json(),
-                message_id=out.message_id,
-                correlation_id=out.correlation_id,
-                type_=out.type,
-                mandatory=False,
-            )
+            await self._reply(env.reply_to, out)
 
     # --- timers ----------------------------------------------------------------------------
     async def fire_timer(self, claimed: Claimed) -> None:

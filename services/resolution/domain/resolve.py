@@ -198,7 +198,8 @@ def resolve_action(
     (turns validated both, so this only guards a broken contract).
     """
     attacker = condition.participants.get(request.attacker)
-    skill = attacker.parsed_sheet().skill(request.skill) if attacker else None
+    sheet = attacker.parsed_sheet() if attacker else None
+    skill = sheet.skill(request.skill) if sheet else None
     if skill is None:
         code = "unknown_character" if attacker is None else "unknown_skill"
         payload = {**_heading(request, request.skill), "error": {"code": code, "rule": None}}
@@ -206,9 +207,9 @@ def resolve_action(
             Event(ACTION_RESOLVED, public(payload))
         ]
     readings = condition.readings
-    assert attacker is not None
+    assert sheet is not None
     skill, wielding = armed(
-        attacker.parsed_sheet(),
+        sheet,
         skill,
         request.weapons,
         request.weapon_effects,

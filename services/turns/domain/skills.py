@@ -111,6 +111,28 @@ def commit(
     return flight
 
 
+def check_declaration(
+    state: CombatState,
+    action: SkillAction,
+    skill: SkillInfo,
+    targets: list[str],
+    squares: list[tuple[int, int]],
+    *,
+    in_own_turn: bool,
+) -> None:
+    """umh 5 - 12 (``rulechecks.declaration``) for this skill, with its weapons (umh 12)."""
+    rulechecks.declaration(
+        state,
+        action.actor,
+        skill.name,
+        targets,
+        squares,
+        in_own_turn=in_own_turn,
+        weapons=action.weapons,
+        weapon_effects=action.weapon_effects,
+    )
+
+
 def use_skill(
     state: CombatState, out: Outcome, action: SkillAction, action_id: str, now_ms: int
 ) -> None:
@@ -135,16 +157,7 @@ def use_skill(
     economy.check_zero_pa(player, cost, own_turn=context == OWN)
     economy.check_pa(player, cost)
     squares = [(s[0], s[1]) for s in targets[1]]
-    rulechecks.declaration(
-        state,
-        action.actor,
-        skill.name,
-        targets[0],
-        squares,
-        in_own_turn=context == OWN,
-        weapons=action.weapons,
-        weapon_effects=action.weapon_effects,
-    )
+    check_declaration(state, action, skill, targets[0], squares, in_own_turn=context == OWN)
     if action_id in state.actions:
         raise RuleViolation("invalid_request", None, action_id=action_id)
     flight = commit(state, out, action, action_id, skill, context, targets, now_ms)
@@ -190,16 +203,7 @@ def prepare(
     cost = economy.cost_of(player, skill)
     economy.check_pa(player, cost)
     squares = [(s[0], s[1]) for s in targets[1]]
-    rulechecks.declaration(
-        state,
-        action.actor,
-        skill.name,
-        targets[0],
-        squares,
-        in_own_turn=True,
-        weapons=action.weapons,
-        weapon_effects=action.weapon_effects,
-    )
+    check_declaration(state, action, skill, targets[0], squares, in_own_turn=True)
     if action_id in state.actions:
         raise RuleViolation("invalid_request", None, action_id=action_id)
     commit(state, out, action, action_id, skill, "other", targets, now_ms)

@@ -103,7 +103,7 @@ class UmhResolution:
         condition = CombatCondition.from_dict(state)
         if event_type == RESOLUTION_REQUESTED:
             request = action_request(payload)
-            if condition.has_resolved(request.action_id):
+            if condition.has_resolved(request.action_id, request.hit):
                 return Decision(None)
             new, events = resolve_action(condition, request)
         elif event_type == ACTION_DECLARED:

@@ -72,13 +72,15 @@ def check(
 
 
 def spend_effort(cond: Condition, sheet: CypherSheet, stat: str, levels: int) -> dict[str, Any]:
-    """B-7: Effort's cost comes off the stat's pool before the roll (checked by turns)."""
+    """B-7: Effort's cost comes off the stat's pool before the roll (checked by turns); a pool
+    it empties moves the spender down the damage track at once (001 INDICADOR, B-4)."""
     if cond["kind"] != "pc" or levels <= 0:
         return {"levels": 0, "cost": 0, "pool": stat}
     edge = int(getattr(sheet.edges, stat))
     cost = effort_cost(levels, edge, impaired=impaired(cond))
     before = int(cond["pools"][stat])
     cond["pools"][stat] = max(0, before - cost)
+    cond.update(refreshed(cond))
     return {
         "levels": levels,
         "cost": cost,

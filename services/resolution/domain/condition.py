@@ -99,9 +99,15 @@ class Combatant:
 
 
 RESOLVED_KEPT = 64
-"""How many resolved action ids are remembered against a repeated request. Turns asks once per
-action, and a redelivered request is already dropped by the processed-message record; this is
-the last guard, and a bounded one so the state does not grow with the combat."""
+"""How many resolved hits are remembered against a repeated request. Turns asks once per hit,
+and a redelivered request is already dropped by the processed-message record; this is the last
+guard, and a bounded one so the state does not grow with the combat."""
+
+
+def hit_key(action_id: str, hit: int) -> str:
+    """The key of one hit of an action: a combo (umh 8.1.1.1.1) is resolved hit by hit, each
+    hit in a request of its own, so an action id alone does not name what was resolved."""
+    return f"{action_id}#{hit}"
 
 
 @dataclass(frozen=True)
@@ -116,15 +122,19 @@ class CombatCondition:
     resolved_actions: tuple[str, ...] = field(default=())
     readings: UmhReadings = RECOMMENDED
 
-    def has_resolved(self, action_id: str) -> bool:
-        return action_id in self.resolved_actions
+    def has_resolved(self, action_id: str, hit: int) -> bool:
+        """Whether this hit of the action was resolved already (a repeated request)."""
+        return hit_key(action_id, hit) in self.resolved_actions
 
-    def after_action(self, action_id: str, changed: Mapping[str, Combatant]) -> CombatCondition:
-        """The condition once ``action_id`` is resolved with the ``changed`` combatants."""
+    def after_action(
+        self, action_id: str, hit: int, changed: Mapping[str, Combatant]
+    ) -> CombatCondition:
+        """The condition once hit ``hit`` of ``action_id`` is resolved with the ``changed``
+        combatants."""
         return replace(
             self,
             participants={**self.participants, **changed},
-            resolved_actions=(*self.resolved_actions, action_id)[-RESOLVED_KEPT:],
+            resolved_actions=(*self.resolved_actions, hit_key(action_id, hit))[-RESOLVED_KEPT:],
         )
 
     def updated(self, changed: Mapping[str, Combatant]) -> CombatCondition:

@@ -203,7 +203,7 @@ def resolve_action(
     if skill is None:
         code = "unknown_character" if attacker is None else "unknown_skill"
         payload = {**_heading(request, request.skill), "error": {"code": code, "rule": None}}
-        return condition.after_action(request.action_id, {}), [
+        return condition.after_action(request.action_id, request.hit, {}), [
             Event(ACTION_RESOLVED, public(payload))
         ]
     readings = condition.readings
@@ -239,7 +239,7 @@ def resolve_action(
     }
     resolved = Event(ACTION_RESOLVED, public(payload))
     events = [*ticks, resolved, *down_events(request, out.downs), *out.events]
-    return condition.after_action(request.action_id, out.changed), events
+    return condition.after_action(request.action_id, request.hit, out.changed), events
 
 
 def _heading(request: ActionRequest, skill: str) -> dict[str, Any]:

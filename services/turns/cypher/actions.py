@@ -158,8 +158,11 @@ def flee(state: State, actor: str, part: dict[str, Any], out: Out, now_ms: int) 
     return out.decision(state)
 
 
-def check_effort(state: State, actor: str, stat: str, levels: int, part: dict[str, Any]) -> None:
-    """B-7: Effort up to the sheet's ``effort``, PCs only, paid from the stat's pool."""
+def check_effort(
+    state: State, actor: str, stat: str, levels: int, part: dict[str, Any], *, minimum: int = 0
+) -> None:
+    """B-7: Effort up to the sheet's ``effort``, PCs only, paid from the stat's pool; with an
+    action's minimum spend (001 ACCIÓN) the pool must pay both, the minimum first."""
     if levels <= 0:
         return
     me = sheet(state, actor)
@@ -170,12 +173,13 @@ def check_effort(state: State, actor: str, stat: str, levels: int, part: dict[st
             max=me.effort if me.kind == "pc" else 0,
         )
     cost = effort_cost(levels, int(getattr(me.edges, stat)), impaired=impaired(part))
-    if part["pools"][stat] < cost:
+    if part["pools"][stat] < minimum + cost:
         raise RuleViolation(
             "insufficient_pool",
             "cypher ACCIÓN, B-7",
             pool=stat,
             cost=cost,
+            minimum_spend=minimum,
             have=part["pools"][stat],
         )
 
@@ -200,7 +204,9 @@ def check_attack(state: State, action: CypherAttack, part: dict[str, Any]) -> No
 def check_generic(state: State, action: CypherGenericAction, part: dict[str, Any]) -> None:
     if part.get("paralyzed") and action.physical:
         raise RuleViolation("paralyzed", "cypher DAÑO ESPECIAL (parálisis)")
-    check_effort(state, action.actor, action.stat, action.effort, part)
+    check_effort(
+        state, action.actor, action.stat, action.effort, part, minimum=action.minimum_spend
+    )
 
 
 def check_recover(state: State, action: CypherRecover, part: dict[str, Any]) -> None:

@@ -118,6 +118,8 @@ def start_turn(state: State, out: Out, now_ms: int, index: int) -> None:
         return
     out.emit(ROUND_ENDED, {"round": state["round"]})
     state["turn"] = None
+    if check_end(state, out, now_ms):
+        return  # nobody left to take a turn: never a round without turns
     begin_round(state, out, now_ms)
 
 

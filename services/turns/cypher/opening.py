@@ -1,9 +1,10 @@
 """Opening a cypher combat (seed 001 ASALTO, INICIATIVA).
 
 Checks, in order: every sheet is a valid cypher sheet (``ruleset_mismatch``,
-``invalid_request``); nobody twice (``duplicate_participant``). Then initiative (B-2) and
-the first round. The opening of API.md (challenge or skill) only names the sides: in
-cypher every combat opens with initiative.
+``invalid_request``); nobody twice (``duplicate_participant``); nobody dead (``dead``) and
+someone able to fight on each side (``debilitated``), from the pools the fighters carry.
+Then initiative (B-2) and the first round. The opening of API.md (challenge or skill) only
+names the sides: in cypher every combat opens with initiative.
 """
 
 from __future__ import annotations
@@ -13,7 +14,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from services.turns.cypher.flow import PHASE_FIGHTING, begin_round, initiative
+from services.turns.cypher.flow import (
+    OUT_OF_FIGHT,
+    PHASE_FIGHTING,
+    begin_round,
+    initiative,
+)
 from shared.dict_state import Out
 from shared.domain import Decision
 from shared.errors import RuleViolation
@@ -111,10 +117,24 @@ def new_state(
     }
 
 
+def check_able(state: State) -> None:
+    """001 INDICADOR: a dead character fights no more (``dead``); a side whose members are
+    all out of the fight (debilitated, B-6) has lost before the first roll (``debilitated``)."""
+    for character, cond in state["participants"].items():
+        if cond["status"] == "dead":
+            raise RuleViolation("dead", "cypher INDICADOR (muerto)", character=character)
+    for side, members in state["sides"].items():
+        if all(state["participants"][c]["status"] in OUT_OF_FIGHT for c in members):
+            raise RuleViolation(
+                "debilitated", "cypher INDICADOR (incapacitado)", side=side, characters=members
+            )
+
+
 def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> Decision[State]:
     """001 ASALTO / INICIATIVA: the combat starts fighting at once: initiative (B-2), round 1."""
     sheets = parse_sheets(cmd)
     state = new_state(cmd, sheets, tenant, room, now_ms)
+    check_able(state)
     out = Out()
     out.emit(
         COMBAT_STARTED,

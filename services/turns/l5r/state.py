@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from shared.errors import RuleViolation
-from shared.sheets.l5r import L5rSheet
+from shared.sheets.l5r import L5rSheet, wound_rank
 
 State = dict[str, Any]
 RULESET: Final = "l5r"
@@ -40,8 +40,11 @@ def fresh_round() -> dict[str, Any]:
 
 def new_participant(sheet: L5rSheet, side: str, counters: dict[str, int]) -> dict[str, Any]:
     """A combatant at the start: his sheet's numbers, his Void pool (services/states' count
-    when it has one, else the sheet's, else full), no wounds, no initiative yet."""
+    when it has one, else the sheet's, else full), no wounds (the rank and penalty of 0
+    wounds in his sheet's table, C-7), no initiative yet."""
     void_max = sheet.rings.void
+    table = [w.model_dump() for w in sheet.wound_table()]
+    rank, penalty = wound_rank(0, table)  # C-7: the sheet's first rank may carry a penalty
     void = counters.get(
         "void_points", sheet.void_points if sheet.void_points is not None else void_max
     )
@@ -58,15 +61,15 @@ def new_participant(sheet: L5rSheet, side: str, counters: dict[str, int]) -> dic
         "weapon": sheet.weapon.model_dump(),
         "riding_techniques": list(sheet.riding_techniques),
         "mounted": sheet.mounted,
-        "wound_table": [w.model_dump() for w in sheet.wound_table()],
+        "wound_table": table,
         "void": max(0, min(int(void), void_max)),
         "void_max": void_max,
         "void_spent": 0,
         "alentar_received": int(counters.get("alentar_received", 0)),
         "alentar_bonus": 0,
         "wounds": 0,
-        "rank": "healthy",
-        "penalty": 0,
+        "rank": rank,
+        "penalty": penalty,
         "initiative": 0,
         "initiative_roll": None,
         "tiebreak": None,

@@ -221,3 +221,16 @@ def test_t004_27_melee_and_complex_refused_in_full_defense() -> None:
         "action_not_allowed_in_stance"
     )
     c.act({"type": "l5r.speak", "actor": actor, "text": "¡Ja!"})
+
+
+def test_c7_a_healthy_rank_with_a_penalty_counts_from_the_start() -> None:
+    """C-7 / 004 Paso 1: the sheet's wound table is read at the start: a Healthy rank that
+    carries a penalty lowers rolls and initiative before the first wound."""
+    names = ("healthy", "nicked", "grazed", "hurt", "injured", "crippled", "down", "out")
+    table = [
+        {"name": name, "up_to": 10 * (i + 1), "penalty": 3 + 5 * i} for i, name in enumerate(names)
+    ]
+    c = Combat({"ana": sheet("Ana", wounds=table), "bruno": sheet("Bruno")})
+    ana = c.p("ana")
+    assert (ana["wounds"], ana["rank"], ana["penalty"]) == (0, "healthy", 3)
+    assert (c.p("bruno")["rank"], c.p("bruno")["penalty"]) == ("healthy", 0)

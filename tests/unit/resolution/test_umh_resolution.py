@@ -191,7 +191,7 @@ def test_action_resolved_payload_shape() -> None:
         "ignored_targets": [],
         "error": None,
     }
-    assert decision.state["resolved_actions"] == ["a_1"]
+    assert decision.state["resolved_actions"] == ["a_1#1"]
 
 
 def test_t000_54_fire_reductions_capped_at_25() -> None:
@@ -264,6 +264,23 @@ def test_the_same_action_is_resolved_once() -> None:
     assert again.state is None and again.events == []
 
 
+@pytest.mark.parametrize("hits", [2, 3], ids=["umh 8.1.1.1.1 combo of 2", "combo of 3"])
+def test_every_hit_of_a_combo_is_resolved_once(hits: int) -> None:
+    """umh 8.1.1.1.1: each impact of a combo comes in a request of its own with the same action
+    id; each is resolved once, and a repeated request for a hit already resolved is dropped."""
+    state = start(ana=sheet("Ana", damage=100), bruno=sheet("Bruno"))
+    for hit in range(1, hits + 1):
+        payload = {**requested(["bruno"]), "hit": hit, "hits": hits}
+        decision = resolve(state, payload)
+        (event,) = [e for e in decision.events if e.type == ACTION_RESOLVED]
+        assert event.payload["hit"] == hit
+        assert decision.state["participants"]["bruno"]["vit"] == 1000 - 100 * hit
+        state = decision.state
+        repeated = resolve(state, payload)
+        assert repeated.state is None and repeated.events == []
+    assert state["resolved_actions"] == [f"a_1#{hit}" for hit in range(1, hits + 1)]
+
+
 def test_supplementary_skill_resolves_with_no_results() -> None:
     state = start(ana=sheet("Ana"), bruno=sheet("Bruno"))
     decision = resolve(state, requested(["bruno"], skill_name=BLESSING.lower()))
@@ -273,7 +290,7 @@ def test_supplementary_skill_resolves_with_no_results() -> None:
     assert event.payload["results"][0]["effects"] == []
     assert event.payload["downs"] == []
     assert decision.state["participants"] == state["participants"]
-    assert decision.state["resolved_actions"] == ["a_1"]
+    assert decision.state["resolved_actions"] == ["a_1#1"]
 
 
 @pytest.mark.parametrize(

@@ -4,26 +4,23 @@ joins or someone flees (umh 1.1.1.2, 4.2, 4.5). A refusal answers 422 and sends 
 from __future__ import annotations
 
 from gateway.context import Gateway
+from gateway.dispatch import raise_if_rejected
 from gateway.errors import ApiError
-from shared.messages import QUERY_STATES_CHECK, STATES_CHECKED, Envelope, new_id, utcnow
+from shared.messages import QUERY_STATES_CHECK, STATES_CHECKED, new_id
 from shared.payloads import StatesCheck, StatesChecked
 
 
 async def ask_states(gw: Gateway, *, tenant: str, room: str, query: StatesCheck) -> StatesChecked:
-    env = Envelope(
-        message_id=new_id("m"),
-        type=QUERY_STATES_CHECK,
-        correlation_id=new_id("q"),
-        combat_id=query.combat_id,
-        room=room,
+    outcome = await gw.client.send(
+        QUERY_STATES_CHECK,
+        query.model_dump(mode="json"),
         tenant=tenant,
-        occurred_at=utcnow(),
-        payload=query.model_dump(mode="json"),
+        room=room,
+        combat_id=query.combat_id,
+        correlation_id=new_id("q"),
+        message_id=new_id("m"),
     )
-    outcome = await gw.client.send("states", env, wait_seconds=gw.settings.referee_request_timeout)
-    if outcome.rejected is not None:
-        p = outcome.rejected.payload
-        raise ApiError(str(p.get("code")), rule=p.get("rule"), details=p.get("details") or {})
+    raise_if_rejected(outcome)
     answers = [e for e in outcome.events if e.type == STATES_CHECKED]
     if not answers:
         # services/states did not answer in time: refuse rather than let a gate be skipped.

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
-from gateway.dispatch import ids_for, raise_if_rejected, send
+from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
 from gateway.gates import ask_states
 from gateway.idempotency import Answer, idempotent
@@ -119,15 +119,14 @@ async def act(
             moderator=principal.is_moderator,
             **await gate_action(gw, tenant, combat, action),
         )
-        outcome = await send(
-            gw,
-            type_=CMD_COMBAT_ACT,
+        outcome = await gw.client.send(
+            CMD_COMBAT_ACT,
+            command.model_dump(mode="json"),
             tenant=tenant,
             room=combat["room"],
             combat_id=combat_id,
             correlation_id=action_id,
             message_id=ids_for(tenant, key, "action-command", "m"),
-            payload=command.model_dump(mode="json"),
         )
         raise_if_rejected(outcome)
         location = {"Location": f"/v1/combats/{combat_id}/actions/{action_id}"}

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
-from gateway.dispatch import ids_for, raise_if_rejected, send
+from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
 from gateway.gates import ask_states
 from gateway.idempotency import Answer, idempotent
@@ -106,15 +106,14 @@ async def start_combat(
             weekly_uses=gate.weekly_uses,
             prisoner_challenge=gate.prisoner_challenge,
         )
-        outcome = await send(
-            gw,
-            type_=CMD_COMBAT_START,
+        outcome = await gw.client.send(
+            CMD_COMBAT_START,
+            command.model_dump(mode="json"),
             tenant=tenant,
             room=body.room,
             combat_id=combat_id,
             correlation_id=ids_for(tenant, key, "combat-correlation", "r"),
             message_id=ids_for(tenant, key, "combat-command", "m"),
-            payload=command.model_dump(mode="json"),
         )
         raise_if_rejected(outcome)
         location = {"Location": f"/v1/combats/{combat_id}"}

@@ -15,7 +15,7 @@ import json
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from aio_pika.abc import AbstractIncomingMessage, AbstractQueue
 from pydantic import ValidationError
@@ -61,6 +61,22 @@ def read_reply(type_: str | None, body: bytes) -> list[Envelope]:
     if type_ == REPLY_BATCH:
         return [Envelope.model_validate(e) for e in json.loads(body)]
     return [Envelope.from_json(body)]
+
+
+class Sender(Protocol):
+    """The send-and-wait (:class:`CommandClient`, or the in-memory chain of the tests)."""
+
+    async def send(
+        self,
+        type_: str,
+        payload: dict[str, Any],
+        *,
+        tenant: str,
+        room: str,
+        combat_id: str | None,
+        correlation_id: str,
+        message_id: str,
+    ) -> Outcome: ...
 
 
 @dataclass

@@ -80,7 +80,7 @@ async def start_combat(
         settings = await load_settings(gw, tenant)
         combat_id = ids_for(tenant, key, "combat", "c")
         gate = await ask_states(
-            gw,
+            gw.client,
             tenant=tenant,
             room=body.room,
             query=StatesCheck(
@@ -125,12 +125,12 @@ async def start_combat(
             pipe.zadd(gw.keys.combats_index(tenant), {combat_id: started}, nx=True)
             pipe.zadd(gw.keys.room_index(tenant, body.room), {combat_id: started}, nx=True)
             await pipe.execute()
-        return Answer(201, _fill_vitality(combat, sheets), location)
+        return Answer(201, fill_vitality(combat, sheets), location)
 
     return await idempotent(request, gw, tenant, body.model_dump(mode="json"), operation)
 
 
-def _fill_vitality(combat: dict[str, Any], sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def fill_vitality(combat: dict[str, Any], sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """umh: before resolution has read the sheets, nobody has lost vitality yet (the other
     rulesets have no VIT: their own fields come from their services)."""
     for cid, part in combat.get("participants", {}).items():

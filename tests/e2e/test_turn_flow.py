@@ -12,15 +12,9 @@ from math import floor
 
 import pytest
 
-from tests.e2e.referee import (
-    Referee,
-    defensive,
-    error_of,
-    of_type,
-    offensive,
-    supplementary,
-    types_of,
-)
+from tests.e2e.referee import Referee
+from tests.support.play import error_of, of_type, types_of
+from tests.support.sheets import defensive, offensive, supplementary
 
 pytestmark = [pytest.mark.e2e]
 

@@ -1,27 +1,20 @@
-"""Post-combat effects and imprisonment over HTTP (umh 4.1.2, 4.1.3, 4.5.1 - 4.5.4, T000-36),
+"""Post-combat effects and imprisonment in the chain (umh 4.1.2, 4.1.3, 4.5.1 - 4.5.4, T000-36),
 the prisoner's challenge that frees him, and a moderator's adjustment with its reason."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import (
-    JSON,
-    Community,
-    Referee,
+from tests.support.play import (
     error_of,
     expect,
     history_of,
     knock_out,
-    offensive,
-    read_sse,
     register_with,
     set_aftermath,
     unique,
     wait_status,
 )
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.sheets import JSON, offensive
+from tests.support.table import ChainCommunity, ChainReferee
 
 KO = offensive("Golpe", damage=1000, pa=3)
 FINISH = {
@@ -34,13 +27,13 @@ FINISH = {
 }
 
 
-async def post_combat(community: Community, combat_id: str, body: JSON) -> JSON:
+async def post_combat(community: ChainCommunity, combat_id: str, body: JSON) -> JSON:
     answer = await community.client.post(f"/v1/combats/{combat_id}/post_combat", json=body)
     result: JSON = expect(answer, 200).json()
     return result
 
 
-async def beaten_once(community: Community) -> str:
+async def beaten_once(community: ChainCommunity) -> str:
     """ana (a cell, Rematar) beats bruno: he lost 1 vigor (umh 4.1.4)."""
     await register_with(community, "ana", vel=6, skills=[KO, FINISH], cell=True)
     await register_with(community, "bruno", vel=5, skills=[KO])
@@ -52,7 +45,7 @@ async def beaten_once(community: Community) -> str:
     return str(combat["id"])
 
 
-async def test_imprisonment_and_the_prisoner_s_challenge(referee: Referee) -> None:
+async def test_imprisonment_and_the_prisoner_s_challenge(referee: ChainReferee) -> None:
     community = await referee.new_community()
     cid = await beaten_once(community)
     path = f"/v1/combats/{cid}/post_combat"
@@ -117,7 +110,7 @@ async def test_imprisonment_and_the_prisoner_s_challenge(referee: Referee) -> No
     assert [(e["reason"], e["rule"]) for e in freed] == [("won_challenge", "umh 4.5.4")]
 
 
-async def test_imprisonment_ends_on_the_stream_or_by_a_moderator(referee: Referee) -> None:
+async def test_imprisonment_ends_on_the_stream_or_by_a_moderator(referee: ChainReferee) -> None:
     community = await referee.new_community()
     await set_aftermath(community, imprisonment_max_seconds=2)
     cid = await beaten_once(community)
@@ -125,10 +118,8 @@ async def test_imprisonment_ends_on_the_stream_or_by_a_moderator(referee: Refere
     jailed = await post_combat(community, cid, {"actor": "ana", "target": "bruno", "cell": True})
     assert jailed["status"]["imprisoned_until"] is not None
 
-    received = await read_sse(
-        community.client,
-        params={},
-        last_event_id="0-0",
+    received = await referee.stream(
+        community,
         until=lambda got: any(s.event == "imprisonment.expired" for s in got),
         within=15,
     )

@@ -4,20 +4,9 @@ loses 1 vigor point."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import (
-    JSON,
-    Referee,
-    act_or_skip,
-    expect,
-    knock_out,
-    offensive,
-    register_with,
-    wait_status,
-)
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import act_or_skip, expect, knock_out, register_with, wait_status
+from tests.support.sheets import JSON, offensive
+from tests.support.table import ChainReferee
 
 KO = offensive("Golpe", damage=1000, pa=3)
 TOUCH = offensive("Toque", damage=1, pa=1)
@@ -37,7 +26,7 @@ FAST_GRACE = {
 }
 
 
-async def test_a_disconnected_loser_is_open_to_post_combat_states(referee: Referee) -> None:
+async def test_a_disconnected_loser_is_open_to_post_combat_states(referee: ChainReferee) -> None:
     community = await referee.new_community(timers=FAST_GRACE)
     await register_with(community, "ana", vel=6, skills=[KO, WOUND])
     await register_with(community, "bruno", vel=5, skills=[KO])
@@ -59,7 +48,7 @@ async def test_a_disconnected_loser_is_open_to_post_combat_states(referee: Refer
     assert (held["state"], held["by"]) == ("herida_grave", "ana")
 
 
-async def test_a_disconnected_winner_falls_with_one_vigor_point(referee: Referee) -> None:
+async def test_a_disconnected_winner_falls_with_one_vigor_point(referee: ChainReferee) -> None:
     community = await referee.new_community(timers=FAST_GRACE)
     await register_with(community, "ana", vel=4, vit=100, skills=[TOUCH, KO])
     await register_with(community, "bruno", vel=6, skills=[KO])

@@ -1,23 +1,16 @@
-"""Clocks over HTTP: the defense windows of every target pause the attacker's clock until the
+"""Clocks in the chain: the defense windows of every target pause the attacker's clock until the
 last one is answered (umh 2.4.2, A-24); a disconnected player keeps his turns running and
 is out after the grace (umh 4.3.3, A-58)."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import (
-    Referee,
-    act_as,
-    error_of,
-    of_type,
-    wait_result,
-)
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import act_as, error_of, of_type, wait_result
+from tests.support.table import ChainReferee
 
 
-async def test_two_windows_keep_the_clock_paused_until_the_last_answer(referee: Referee) -> None:
+async def test_two_windows_keep_the_clock_paused_until_the_last_answer(
+    referee: ChainReferee,
+) -> None:
     community = await referee.new_community(
         timers={"preparation_seconds": 1, "turn_seconds": 3, "defense_seconds": 30}
     )
@@ -67,7 +60,7 @@ async def test_two_windows_keep_the_clock_paused_until_the_last_answer(referee: 
     assert ids.index(timed_out["id"]) > ids.index(resumed["id"]) > ids.index(declared)
 
 
-async def test_a_disconnection_past_the_grace_ends_the_combat(referee: Referee) -> None:
+async def test_a_disconnection_past_the_grace_ends_the_combat(referee: ChainReferee) -> None:
     community = await referee.new_community(
         timers={
             "preparation_seconds": 1,
@@ -100,7 +93,7 @@ async def test_a_disconnection_past_the_grace_ends_the_combat(referee: Referee) 
     assert ended["data"]["participants"]["bruno"]["status"] == "disconnected"
 
 
-async def test_reconnecting_within_the_grace_keeps_him_in(referee: Referee) -> None:
+async def test_reconnecting_within_the_grace_keeps_him_in(referee: ChainReferee) -> None:
     community = await referee.new_community(
         timers={"preparation_seconds": 1, "turn_seconds": 30, "disconnect_seconds": 30}
     )

@@ -1,4 +1,4 @@
-"""The readings of RULES.md 6.1 marked "config" over HTTP: a community switches them with
+"""The readings of RULES.md 6.1 marked "config" in the chain: a community switches them with
 ``PATCH /v1/settings {"umh": {"readings": {...}}}``; each combat takes a snapshot of its
 community's settings when it starts, so a later change never alters a running combat.
 
@@ -11,35 +11,23 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import pytest
-
-from tests.e2e.referee import (
-    DEFAULT_SKILLS,
-    JSON,
-    Community,
-    Referee,
-    act_as,
-    error_of,
-    expect,
-    of_type,
-    offensive,
-)
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import act_as, error_of, expect, of_type
+from tests.support.sheets import DEFAULT_SKILLS, JSON, offensive
+from tests.support.table import ChainCommunity, ChainReferee
 
 TIMERS = {"preparation_seconds": 3, "turn_seconds": 30, "defense_seconds": 30}
 COOLDOWN = "Tajo"
 OTHER_READINGS: JSON = {"cooldown_from_next_round": False, "preparation_ends_when_ready": False}
 
 
-async def set_readings(community: Community, readings: JSON) -> JSON:
+async def set_readings(community: ChainCommunity, readings: JSON) -> JSON:
     answer = await community.client.patch("/v1/settings", json={"umh": {"readings": readings}})
     settings: JSON = expect(answer, 200).json()
     assert all(settings["umh"]["readings"][k] == v for k, v in readings.items()), settings
     return settings
 
 
-async def fighters(community: Community) -> None:
+async def fighters(community: ChainCommunity) -> None:
     """ana (faster, so she opens rounds 1 and 2) has a skill with a 1-round cooldown."""
     await community.register("ana", vel=7, skills=[*DEFAULT_SKILLS, cooldown_skill()])
     await community.register("bruno", vel=5)
@@ -49,14 +37,14 @@ def cooldown_skill() -> JSON:
     return {**offensive(COOLDOWN), "cooldown_rounds": 1}
 
 
-async def both_ready(community: Community, cid: str) -> JSON:
+async def both_ready(community: ChainCommunity, cid: str) -> JSON:
     await act_as(community, cid, "ready", "ana")
     answer = await act_as(community, cid, "ready", "bruno")
     combat: JSON = answer["combat"]
     return combat
 
 
-async def cooldown_in_round_2(community: Community, cid: str) -> JSON:
+async def cooldown_in_round_2(community: ChainCommunity, cid: str) -> JSON:
     """ana uses Tajo in round 1 (bruno takes it), both pass; ana's turn of round 2."""
     await community.wait_turn(cid, "ana", 1)
     used = await community.use_skill(cid, "ana", COOLDOWN, ["bruno"])
@@ -71,7 +59,7 @@ async def cooldown_in_round_2(community: Community, cid: str) -> JSON:
     return await community.wait_turn(cid, "ana", 2)
 
 
-async def test_the_community_readings_referee_its_new_combats(referee: Referee) -> None:
+async def test_the_community_readings_referee_its_new_combats(referee: ChainReferee) -> None:
     """A-99 off: both ready, the preparation round still runs out. A-19 r + n: Tajo used in
     round 1 is usable again in round 2."""
     community = await referee.new_community(timers=TIMERS)
@@ -93,7 +81,9 @@ async def test_the_community_readings_referee_its_new_combats(referee: Referee) 
     assert datetime.fromisoformat(fighting["occurred_at"]) >= deadline  # it ran its whole time
 
 
-async def test_changing_the_settings_does_not_change_a_running_combat(referee: Referee) -> None:
+async def test_changing_the_settings_does_not_change_a_running_combat(
+    referee: ChainReferee,
+) -> None:
     """The combat started with the recommended readings keeps them after the PATCH: both
     ready end the preparation round at once (A-99); Tajo is refused in round 2 (A-19)."""
     community = await referee.new_community(timers={**TIMERS, "preparation_seconds": 60})

@@ -1,4 +1,4 @@
-"""One defense of each variation declared and answered over HTTP (umh 8.2, 9.2, 7.1).
+"""One defense of each variation declared and answered in the chain (umh 8.2, 9.2, 7.1).
 
 Each test opens a combat with an attack (umh 1.1.1.1), answers the defense window with one
 kind of defensive skill and reads the ``action.resolved`` of that hit from the combat log:
@@ -9,19 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from tests.e2e.referee import (
-    JSON,
-    Community,
-    Referee,
-    react_with,
-    register_sheet,
-    resolved_of,
-    umh_sheet_with,
-)
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import react_with, register_sheet, resolved_of
+from tests.support.sheets import JSON, umh_sheet_with
+from tests.support.table import ChainCommunity, ChainReferee
 
 
 def attack(name: str, damage: int, natures: list[str], pa: int = 2, **fields: Any) -> JSON:
@@ -35,8 +25,8 @@ def guard(name: str, kind: str, **fields: Any) -> JSON:
 
 
 async def opened(
-    referee: Referee, ana: JSON, bruno: JSON, skill: str
-) -> tuple[Community, str, str]:
+    referee: ChainReferee, ana: JSON, bruno: JSON, skill: str
+) -> tuple[ChainCommunity, str, str]:
     """A community, a combat opened by ana's ``skill`` on bruno, and bruno's window."""
     community = await referee.new_community()
     await register_sheet(community, "ana", ana)
@@ -58,12 +48,12 @@ def steps_named(row: JSON) -> list[str]:
     return [step["step"] for step in row["steps"]]
 
 
-async def vit_of(community: Community, combat_id: str, who: str) -> int:
+async def vit_of(community: ChainCommunity, combat_id: str, who: str) -> int:
     combat = await community.combat(combat_id)
     return int(combat["participants"][who]["vit"])
 
 
-async def test_internal_defense_against_fire_leaves_a_burn(referee: Referee) -> None:
+async def test_internal_defense_against_fire_leaves_a_burn(referee: ChainReferee) -> None:
     """umh 9.1.1, 9.2.5, 7.1.1.5 / A-28: (300 − 100 − 20) × 0.90 = 162; burn 30 × 3."""
     ana = umh_sheet_with("Ana", skills=[attack("Llama", 300, ["fuego"])])
     bruno = umh_sheet_with(
@@ -93,7 +83,7 @@ async def test_internal_defense_against_fire_leaves_a_burn(referee: Referee) -> 
     assert [e["type"] for e in combat["participants"]["bruno"]["effects"]] == ["quemadura"]
 
 
-async def test_external_defense_without_all_angles_against_sonic(referee: Referee) -> None:
+async def test_external_defense_without_all_angles_against_sonic(referee: ChainReferee) -> None:
     """umh 7.1.3.1 / A-29: ceil(301 / 2) = 151 gets past; the other 150 meet 200: 151."""
     ana = umh_sheet_with("Ana", skills=[attack("Grito", 301, ["sonora"])])
     bruno = umh_sheet_with("Bruno", skills=[guard("Campo", "external", defense=200)])
@@ -109,7 +99,7 @@ async def test_external_defense_without_all_angles_against_sonic(referee: Refere
     assert row["damage"] == 151
 
 
-async def test_evasion_without_the_light_requirement_takes_half(referee: Referee) -> None:
+async def test_evasion_without_the_light_requirement_takes_half(referee: ChainReferee) -> None:
     """umh 8.2.1.4 / A-98, T000-38: a light skill evaded with REF 2: 200 integral damage."""
     ana = umh_sheet_with("Ana", skills=[attack("Destello", 400, ["luz"])])
     bruno = umh_sheet_with("Bruno", skills=[guard("Salto", "evasion")], stats={"ref": 2})
@@ -121,7 +111,7 @@ async def test_evasion_without_the_light_requirement_takes_half(referee: Referee
     assert row["damage"] == 200
 
 
-async def test_anticipation_with_damage_cancels_and_refunds(referee: Referee) -> None:
+async def test_anticipation_with_damage_cancels_and_refunds(referee: ChainReferee) -> None:
     """umh 8.2.2.1, 3.2 / A-18: 50 damage to ana, her 3-PA attack does not happen, 1 PA back."""
     ana = umh_sheet_with("Ana", skills=[attack("Golpe", 300, ["fisica"], pa=3)])
     bruno = umh_sheet_with("Bruno", skills=[guard("Adelanto", "anticipation", damage=50)])
@@ -139,7 +129,7 @@ async def test_anticipation_with_damage_cancels_and_refunds(referee: Referee) ->
     assert await vit_of(community, cid, "ana") == 950
 
 
-async def test_annulment_cancels_without_refund(referee: Referee) -> None:
+async def test_annulment_cancels_without_refund(referee: ChainReferee) -> None:
     """umh 8.2.3, 8.2.3.4 / A-54: the attack counts as performed, nothing is given back."""
     ana = umh_sheet_with("Ana", skills=[attack("Golpe", 300, ["fisica"])])
     bruno = umh_sheet_with("Bruno", skills=[guard("Nada", "annulment")])
@@ -150,7 +140,7 @@ async def test_annulment_cancels_without_refund(referee: Referee) -> None:
     assert await vit_of(community, cid, "bruno") == 1000
 
 
-async def test_counterattack_surplus_goes_back_to_the_attacker(referee: Referee) -> None:
+async def test_counterattack_surplus_goes_back_to_the_attacker(referee: ChainReferee) -> None:
     """umh 8.2.4.3 / A-52, T000-51: attack 200 against a counter of 300: ana takes 100."""
     ana = umh_sheet_with("Ana", skills=[attack("Golpe", 200, ["fisica"])])
     bruno = umh_sheet_with("Bruno", skills=[guard("Choque", "counter", defense=300, melee=True)])
@@ -163,7 +153,7 @@ async def test_counterattack_surplus_goes_back_to_the_attacker(referee: Referee)
     assert await vit_of(community, cid, "ana") == 900
 
 
-async def test_reflection_sends_the_skill_back(referee: Referee) -> None:
+async def test_reflection_sends_the_skill_back(referee: ChainReferee) -> None:
     """umh 8.2.5, 8.2.5.2: annulled, and the 300 come back to their executor."""
     ana = umh_sheet_with("Ana", skills=[attack("Golpe", 300, ["fisica"])])
     bruno = umh_sheet_with("Bruno", skills=[guard("Espejo", "reflection", reach=5)])
@@ -177,7 +167,7 @@ async def test_reflection_sends_the_skill_back(referee: Referee) -> None:
     assert await vit_of(community, cid, "ana") == 700
 
 
-async def test_an_opponent_not_targeted_annuls_the_attack(referee: Referee) -> None:
+async def test_an_opponent_not_targeted_annuls_the_attack(referee: ChainReferee) -> None:
     """umh 8.2.3.3: ana attacks bruno; carla, on bruno's side but not a target, annuls it
     while bruno's window is open; the hit is cancelled whatever bruno answers."""
     community = await referee.new_community()
@@ -201,7 +191,7 @@ async def test_an_opponent_not_targeted_annuls_the_attack(referee: Referee) -> N
     assert await vit_of(community, cid, "bruno") == before
 
 
-async def test_an_ally_covers_the_target_with_his_defense(referee: Referee) -> None:
+async def test_an_ally_covers_the_target_with_his_defense(referee: ChainReferee) -> None:
     """umh 8.1.1.3.1: ana hits bruno for 300; carla's barrier (100, covers allies) covers
     him although only he was targeted; bruno takes 200."""
     community = await referee.new_community()
@@ -226,7 +216,7 @@ async def test_an_ally_covers_the_target_with_his_defense(referee: Referee) -> N
     assert await vit_of(community, cid, "bruno") == before - 200
 
 
-async def test_the_attacker_answers_the_surplus_of_a_ranged_counter(referee: Referee) -> None:
+async def test_the_attacker_answers_the_surplus_of_a_ranged_counter(referee: ChainReferee) -> None:
     """umh 8.2.4.3 - 8.2.4.4 / A-52: attack 200 against a ranged counter of 300: ana gets a
     window for the 100 that come back and answers with a barrier of 60: she takes 40."""
     ana = umh_sheet_with(

@@ -1,4 +1,4 @@
-"""Joining a running combat over HTTP (umh 1.2.4, 1.2.4.1, 1.2.5, 2.2.2): IRRUMPIR with its
+"""Joining a running combat in the chain (umh 1.2.4, 1.2.4.1, 1.2.5, 2.2.2): IRRUMPIR with its
 veto window as a pending join, the majority veto, LLAMADA DE AUXILIO, slots spent for good.
 
 The veto window lasts as long as a defense window (``defense_seconds``, 2 s here); every
@@ -7,23 +7,13 @@ wait is "until this event arrives or a timeout".
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import (
-    Referee,
-    error_of,
-    join,
-    of_type,
-    types_of,
-    veto,
-)
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import error_of, join, of_type, types_of, veto
+from tests.support.table import ChainReferee
 
 TIMERS = {"preparation_seconds": 1, "turn_seconds": 30, "defense_seconds": 2}
 
 
-async def test_irrumpir_vetoed_by_the_side_and_irrumpir_let_in(referee: Referee) -> None:
+async def test_irrumpir_vetoed_by_the_side_and_irrumpir_let_in(referee: ChainReferee) -> None:
     community = await referee.new_community(timers=TIMERS)
     for character, vel in (("ana", 6), ("bruno", 5), ("carla", 4), ("dani", 7)):
         await community.register(character, vel=vel)
@@ -69,7 +59,9 @@ async def test_irrumpir_vetoed_by_the_side_and_irrumpir_let_in(referee: Referee)
     assert error_of(equip, 422, "no_prep_for_late_joiner")["rule"] == "umh 1.3.4"
 
 
-async def test_llamada_de_auxilio_enters_at_once_and_cannot_be_vetoed(referee: Referee) -> None:
+async def test_llamada_de_auxilio_enters_at_once_and_cannot_be_vetoed(
+    referee: ChainReferee,
+) -> None:
     community = await referee.new_community(timers=TIMERS)
     for character in ("ana", "bruno", "carla"):
         await community.register(character)

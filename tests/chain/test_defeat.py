@@ -11,18 +11,9 @@ from math import floor
 
 import pytest
 
-from tests.e2e.referee import (
-    JSON,
-    Referee,
-    defensive,
-    error_of,
-    of_type,
-    offensive,
-    types_of,
-    wait_until,
-)
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import error_of, of_type, types_of
+from tests.support.sheets import JSON, defensive, offensive
+from tests.support.table import ChainReferee
 
 DAMAGE = 201
 BLOCK = 30
@@ -42,7 +33,7 @@ def steps_of(result: JSON) -> dict[str, JSON]:
 
 
 async def test_attacks_bring_the_defender_to_zero_and_the_attackers_win(
-    referee: Referee,
+    referee: ChainReferee,
 ) -> None:
     community = await referee.new_community(
         timers={"preparation_seconds": 1, "turn_seconds": 10, "defense_seconds": 10}
@@ -146,19 +137,19 @@ async def test_attacks_bring_the_defender_to_zero_and_the_attackers_win(
         status = await community.status("bruno")
         return status if status["vigor_lost"] == 1 and status["in_combat"] is None else None
 
-    bruno = await wait_until(vigor_lost, within=10, what="bruno's vigor_lost == 1")
+    bruno = await referee.wait_until(vigor_lost, within=10, what="bruno's vigor_lost == 1")
     assert bruno["vigor_lost"] == 1
 
     async def ana_left() -> JSON | None:
         status = await community.status("ana")
         return status if status["in_combat"] is None else None
 
-    ana = await wait_until(ana_left, within=10, what="ana out of the combat")
+    ana = await referee.wait_until(ana_left, within=10, what="ana out of the combat")
     assert ana["vigor_lost"] == 0
 
 
 async def test_a_fallen_defender_loses_his_turns_while_his_side_fights_on(
-    referee: Referee,
+    referee: ChainReferee,
 ) -> None:
     community = await referee.new_community()
     skills = [offensive("Empujón", damage=1, pa=1), offensive("Golpe", damage=500, pa=3)]

@@ -1,26 +1,16 @@
-"""services/states' gates over HTTP after a flight (umh 1.1.1.2, 4.2.2, 4.2.3, 4.2.3.1,
+"""services/states' gates in the chain after a flight (umh 1.1.1.2, 4.2.2, 4.2.3, 4.2.3.1,
 4.1.1.1.1): a start refused while the target is immune, joins refused while room-locked,
 IRRUMPIR-locked, into the fled combat or while in another combat, a flight on cooldown."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import (
-    Referee,
-    act_or_skip,
-    challenge_body,
-    error_of,
-    unique,
-    wait_status,
-)
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import act_or_skip, challenge_body, error_of, unique, wait_status
+from tests.support.table import ChainReferee
 
 SLOW_PREPARATION = {"preparation_seconds": 30, "turn_seconds": 30, "defense_seconds": 30}
 
 
-async def test_gates_after_a_flight(referee: Referee) -> None:
+async def test_gates_after_a_flight(referee: ChainReferee) -> None:
     community = await referee.new_community(timers=SLOW_PREPARATION)
     for character in ("ana", "bruno", "carla", "dario", "eva", "fede"):
         await community.register(character)
@@ -70,7 +60,7 @@ async def test_gates_after_a_flight(referee: Referee) -> None:
     await wait_status(community, "bruno", lambda s: s["immune_until"] is None, what="no immunity")
 
 
-async def test_a_join_into_a_second_combat_is_refused(referee: Referee) -> None:
+async def test_a_join_into_a_second_combat_is_refused(referee: ChainReferee) -> None:
     community = await referee.new_community()
     for character in ("ana", "bruno", "carla", "dario"):
         await community.register(character)

@@ -1,26 +1,21 @@
-"""An annulled combat over HTTP and SSE (umh 4.2.4): everyone involved is immune for a while
+"""An annulled combat in the chain (umh 4.2.4): everyone involved is immune for a while
 (a 1-second setting here), loses no vigor and earns nothing; the immunity ends on the stream."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import (
-    Referee,
+from tests.support.play import (
     act_or_skip,
     challenge_body,
     error_of,
     history_of,
-    read_sse,
     set_aftermath,
     unique,
     wait_status,
 )
+from tests.support.table import ChainReferee
 
-pytestmark = [pytest.mark.e2e]
 
-
-async def test_an_annulled_combat_leaves_everyone_immune_for_a_while(referee: Referee) -> None:
+async def test_an_annulled_combat_leaves_everyone_immune_for_a_while(referee: ChainReferee) -> None:
     community = await referee.new_community()
     await set_aftermath(community, immunity_seconds=2)
     for character in ("ana", "bruno", "carla"):
@@ -38,10 +33,9 @@ async def test_an_annulled_combat_leaves_everyone_immune_for_a_while(referee: Re
     if answer.status_code != 201:
         assert error_of(answer, 422, "target_challenge_immune")["rule"] == "umh 1.1.1.2"
 
-    received = await read_sse(
-        community.client,
-        params={"room": room},
-        last_event_id="0-0",
+    received = await referee.stream(
+        community,
+        room=room,
         until=lambda got: (
             {s.data["data"].get("character") for s in got if s.event == "immunity.expired"}
             >= {"ana", "bruno"}

@@ -1,14 +1,12 @@
-"""Two weapons at once over HTTP (umh 12): only an ambidextrous character may (12.1); the
+"""Two weapons at once in the chain (umh 12): only an ambidextrous character may (12.1); the
 hit reports the weapons' ARMA together (12.2) and applies the additional effects of the one
 the player chose (12.3)."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import JSON, Referee, error_of, offensive, register_with, unique
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import error_of, register_with, unique
+from tests.support.sheets import JSON, offensive
+from tests.support.table import ChainReferee
 
 KATANA: JSON = {
     "name": "Katana",
@@ -28,7 +26,7 @@ TAJO = offensive("Tajo", damage=50, pa=2)
 
 
 async def test_two_weapons_combine_their_arma_and_one_gives_its_effects(
-    referee: Referee,
+    referee: ChainReferee,
 ) -> None:
     community = await referee.new_community()
     await register_with(

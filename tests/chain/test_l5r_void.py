@@ -4,15 +4,12 @@ it; one point comes back a day (a timer, not tested here for its 24 h)."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import Referee, expect, unique, wait_status
-from tests.e2e.test_l5r_combat import samurai
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import expect, unique, wait_status
+from tests.support.sheets import samurai
+from tests.support.table import ChainReferee
 
 
-async def test_void_spent_in_one_combat_is_missing_in_the_next(referee: Referee) -> None:
+async def test_void_spent_in_one_combat_is_missing_in_the_next(referee: ChainReferee) -> None:
     community = await referee.new_community()
     ana, bruno = unique("ana"), unique("bruno")
     for cid in (ana, bruno):

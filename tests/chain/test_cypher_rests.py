@@ -6,14 +6,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
-
 from shared.dice.rolls import replay
 from shared.dice.streams import commitment
-from tests.e2e.referee import Referee, error_of, expect
-from tests.e2e.test_cypher_combat import npc, pc, register, start
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import error_of, expect, register_sheet, start_in
+from tests.support.sheets import npc, pc
+from tests.support.table import ChainReferee
 
 JSON = dict[str, Any]
 
@@ -22,11 +19,11 @@ def of_type(answer: JSON, event_type: str) -> JSON:
     return next(e["data"] for e in answer["events"] if e["type"] == event_type)
 
 
-async def test_four_rests_a_day_then_no_rests_left(referee: Referee) -> None:
+async def test_four_rests_a_day_then_no_rests_left(referee: ChainReferee) -> None:
     community = await referee.new_community()
-    await register(community, "ana", pc("Ana", might=8))
-    await register(community, "orco", npc("Orco"))
-    combat = await start(community, "ana", ["orco"])
+    await register_sheet(community, "ana", pc("Ana", might=8))
+    await register_sheet(community, "orco", npc("Orco"))
+    combat = await start_in(community, "cypher", "ana", ["orco"])
     cid = combat["id"]
     hurt = {"type": "cypher.inflict", "actor": "orco", "target": "ana", "damage": 7}
     await community.act_ok(cid, hurt)
@@ -77,13 +74,13 @@ async def test_four_rests_a_day_then_no_rests_left(referee: Referee) -> None:
     error_of(wrong, 422, "ruleset_mismatch")
 
 
-async def test_the_next_combat_starts_from_the_pools_kept(referee: Referee) -> None:
+async def test_the_next_combat_starts_from_the_pools_kept(referee: ChainReferee) -> None:
     """001 RECUPERAR: pools lost in one combat are still lost in the next, less what the
     rests since gave back; the sheet's maxima stay the bound."""
     community = await referee.new_community()
-    await register(community, "ana", pc("Ana", might=8))
-    await register(community, "orco", npc("Orco"))
-    first = await start(community, "ana", ["orco"])
+    await register_sheet(community, "ana", pc("Ana", might=8))
+    await register_sheet(community, "orco", npc("Orco"))
+    first = await start_in(community, "cypher", "ana", ["orco"])
     hurt = {"type": "cypher.inflict", "actor": "orco", "target": "ana", "damage": 5}
     await community.act_ok(first["id"], hurt)
     await community.act_ok(first["id"], {"type": "annul", "actor": "ana", "reason": "test"})
@@ -95,6 +92,6 @@ async def test_the_next_combat_starts_from_the_pools_kept(referee: Referee) -> N
         await asyncio.sleep(0.1)
     assert kept["pools"]["might"] == 3, kept
 
-    second = await start(community, "ana", ["orco"])
+    second = await start_in(community, "cypher", "ana", ["orco"])
     ana = second["participants"]["ana"]
     assert ana["pools"]["might"] == 3 and ana["pools_max"]["might"] == 8, ana

@@ -1,33 +1,27 @@
-"""The aftermath of a defeat over HTTP and SSE: vigor lost (umh 4.1.4) and recovered all at
+"""The aftermath of a defeat in the chain: vigor lost (umh 4.1.4) and recovered all at
 once when the recovery time is over (4.1.6, a setting), the general requirement (4.4.1), the
 character's history, and a combat requirement asked for (4.4.2)."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import (
-    JSON,
-    Referee,
+from tests.support.play import (
     challenge_body,
     error_of,
     expect,
     history_of,
     knock_out,
-    offensive,
-    read_sse,
     register_with,
     set_aftermath,
     unique,
     wait_status,
 )
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.sheets import JSON, offensive
+from tests.support.table import ChainReferee
 
 KO = offensive("Golpe", damage=1000, pa=3)
 
 
-async def test_defeat_costs_vigor_that_comes_back_on_the_stream(referee: Referee) -> None:
+async def test_defeat_costs_vigor_that_comes_back_on_the_stream(referee: ChainReferee) -> None:
     community = await referee.new_community()
     await set_aftermath(community, vigor_recovery_seconds=2)
     await register_with(community, "ana", vel=6, skills=[KO])
@@ -47,10 +41,9 @@ async def test_defeat_costs_vigor_that_comes_back_on_the_stream(referee: Referee
         assert (earned["combat_id"], earned["kind"]) == (combat["id"], "general")
 
     # umh 4.1.6: the recovery timer fires and the stream says so.
-    received = await read_sse(
-        community.client,
-        params={"room": room},
-        last_event_id="0-0",
+    received = await referee.stream(
+        community,
+        room=room,
         until=lambda got: any(s.event == "vigor.recovered" for s in got),
         within=15,
     )
@@ -73,7 +66,7 @@ async def test_defeat_costs_vigor_that_comes_back_on_the_stream(referee: Referee
     ]
 
 
-async def test_a_profile_requirement_once_per_combat(referee: Referee) -> None:
+async def test_a_profile_requirement_once_per_combat(referee: ChainReferee) -> None:
     community = await referee.new_community()
     await register_with(community, "ana", vel=6, skills=[KO])
     await register_with(community, "bruno", vel=5, skills=[KO])
@@ -106,7 +99,7 @@ async def test_a_profile_requirement_once_per_combat(referee: Referee) -> None:
 
 
 async def test_a_state_received_in_combat_makes_him_immune_to_challenges(
-    referee: Referee,
+    referee: ChainReferee,
 ) -> None:
     """umh 4.2.1: bruno is made wet (a state) by a hit, then defeated: at the end he gets the
     immunity from challenges, and a challenge against him is refused (1.1.1.2)."""

@@ -1,4 +1,4 @@
-"""The lone fighter over HTTP (umh 1.2.6, 1.2.6.5 examples, A-13, A-15): one own turn after
+"""The lone fighter in the chain (umh 1.2.6, 1.2.6.5 examples, A-13, A-15): one own turn after
 each opponent, and 2 PA recovered at the start of his later own turns of a round.
 
 The lone fighter spends 4 PA in his first own turn ("Concentración"), so that the bucket of
@@ -7,30 +7,21 @@ his later turns shows: min(2, 10 - 6) = 2 (A-15), on top of the 6 he kept.
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import (
-    Community,
-    Referee,
-    act_as,
-    join,
-    turns_of_round,
-)
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import act_as, join, turns_of_round
+from tests.support.table import ChainCommunity, ChainReferee
 
 # A long preparation round that everyone ends early by being ready (umh 1.3.1, A-99), so
 # that the joins surely happen inside it.
 TIMERS = {"preparation_seconds": 60, "turn_seconds": 30, "defense_seconds": 30}
 
 
-async def all_ready(community: Community, cid: str, *characters: str) -> None:
+async def all_ready(community: ChainCommunity, cid: str, *characters: str) -> None:
     for character in characters:
         await act_as(community, cid, "ready", character)
 
 
 async def lone_round(
-    community: Community, cid: str, lone: str, round_: int
+    community: ChainCommunity, cid: str, lone: str, round_: int
 ) -> list[tuple[str, int, int]]:
     """Play round ``round_``: the lone fighter spends 4 PA in his first own turn, everyone
     passes; (actor, pa_bonus announced, PA shown) for each own turn."""
@@ -51,7 +42,7 @@ async def lone_round(
     return seen
 
 
-async def test_two_vs_one_the_larger_side_starts(referee: Referee) -> None:
+async def test_two_vs_one_the_larger_side_starts(referee: ChainReferee) -> None:
     """T000-01: O1 -> S (no recovery) -> O2 -> S (+2 PA)."""
     community = await referee.new_community(timers=TIMERS)
     for character, vel in (("ana", 7), ("bruno", 3), ("carla", 6)):
@@ -68,7 +59,7 @@ async def test_two_vs_one_the_larger_side_starts(referee: Referee) -> None:
     assert round_two["participants"]["bruno"]["pa"] == 10  # the unused bucket was lost
 
 
-async def test_three_vs_one_the_lone_fighter_starts(referee: Referee) -> None:
+async def test_three_vs_one_the_lone_fighter_starts(referee: ChainReferee) -> None:
     """T000-04: S (normal) -> O1 -> S (+2) -> O2 -> S (+2) -> O3, from round 2 on (2.2.5)."""
     community = await referee.new_community(timers=TIMERS)
     for character, vel in (("ana", 9), ("bruno", 5), ("carla", 4), ("dani", 3)):

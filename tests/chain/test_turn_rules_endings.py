@@ -1,24 +1,15 @@
-"""How a combat ends over HTTP (umh 2.3.3.1 stalemate, 4.1.1.1 flight, 4.1.1.3 pact, 4.2.4
+"""How a combat ends in the chain (umh 2.3.3.1 stalemate, 4.1.1.1 flight, 4.1.1.3 pact, 4.2.4
 annulment): each one ``combat.ended`` with its reason for services/states."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import (
-    Referee,
-    act_as,
-    error_of,
-    of_type,
-    wait_result,
-)
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import act_as, error_of, of_type, wait_result
+from tests.support.table import ChainReferee
 
 TIMERS = {"preparation_seconds": 1, "turn_seconds": 30, "defense_seconds": 30}
 
 
-async def test_three_rounds_of_mutual_passing_are_a_stalemate(referee: Referee) -> None:
+async def test_three_rounds_of_mutual_passing_are_a_stalemate(referee: ChainReferee) -> None:
     """umh 2.3.3.1 / A-89 / A-90: no offensive skill in three rounds: both sides lose."""
     community = await referee.new_community(timers=TIMERS)
     await community.register("ana", vel=6)
@@ -39,7 +30,7 @@ async def test_three_rounds_of_mutual_passing_are_a_stalemate(referee: Referee) 
     assert set(ended_event["data"]["participants"]) == {"ana", "bruno"}
 
 
-async def test_flight_pact_and_annulment(referee: Referee) -> None:
+async def test_flight_pact_and_annulment(referee: ChainReferee) -> None:
     community = await referee.new_community(timers=TIMERS)
     characters = (("ana", 6), ("bruno", 5), ("carla", 4), ("dani", 3), ("eva", 2), ("fede", 1))
     for character, vel in characters:

@@ -1,29 +1,18 @@
-"""A flight over HTTP and SSE (umh 4.2.2, 4.2.3, 4.2.3.1, 4.1.1.1.1; RULES.md T000-35): the
+"""A flight in the chain (umh 4.2.2, 4.2.3, 4.2.3.1, 4.1.1.1.1; RULES.md T000-35): the
 states it leaves, each ending on the stream when its (short) time is over."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.referee import (
-    JSON,
-    Referee,
-    act_or_skip,
-    history_of,
-    read_sse,
-    set_aftermath,
-    unique,
-    wait_status,
-)
-
-pytestmark = [pytest.mark.e2e]
+from tests.support.play import act_or_skip, history_of, set_aftermath, unique, wait_status
+from tests.support.sheets import JSON
+from tests.support.table import ChainReferee
 
 # A long preparation round: HUIR is used in it, without waiting for a turn.
 SLOW_PREPARATION = {"preparation_seconds": 30, "turn_seconds": 30, "defense_seconds": 30}
 EXPIRIES = ("immunity.expired", "room_ban.expired", "irrumpir_ban.expired", "flee_cooldown.expired")
 
 
-async def test_flight_states_expire_on_the_stream(referee: Referee) -> None:
+async def test_flight_states_expire_on_the_stream(referee: ChainReferee) -> None:
     community = await referee.new_community(timers=SLOW_PREPARATION)
     await set_aftermath(
         community, immunity_seconds=1, flee_room_ban_seconds=2, flee_cooldown_seconds=2
@@ -35,10 +24,9 @@ async def test_flight_states_expire_on_the_stream(referee: Referee) -> None:
     fled: JSON = await act_or_skip(community, combat["id"], {"type": "flee", "actor": "bruno"})
     assert any(e["type"] == "combatant.fled" for e in fled["events"])
 
-    received = await read_sse(
-        community.client,
-        params={"room": room},
-        last_event_id="0-0",
+    received = await referee.stream(
+        community,
+        room=room,
         until=lambda got: {s.event for s in got} >= set(EXPIRIES),
         within=20,
     )

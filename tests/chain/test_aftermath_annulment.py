@@ -3,15 +3,8 @@
 
 from __future__ import annotations
 
-from tests.support.play import (
-    act_or_skip,
-    challenge_body,
-    error_of,
-    history_of,
-    set_aftermath,
-    unique,
-    wait_status,
-)
+from tests.support.play import challenge_body, error_of, unique
+from tests.support.steps import act_or_skip, history_of, set_aftermath, wait_status
 from tests.support.table import ChainReferee
 
 

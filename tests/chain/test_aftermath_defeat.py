@@ -4,18 +4,9 @@ character's history, and a combat requirement asked for (4.4.2)."""
 
 from __future__ import annotations
 
-from tests.support.play import (
-    challenge_body,
-    error_of,
-    expect,
-    history_of,
-    knock_out,
-    register_with,
-    set_aftermath,
-    unique,
-    wait_status,
-)
+from tests.support.play import challenge_body, error_of, expect, unique
 from tests.support.sheets import JSON, offensive
+from tests.support.steps import history_of, knock_out, register_with, set_aftermath, wait_status
 from tests.support.table import ChainReferee
 
 KO = offensive("Golpe", damage=1000, pa=3)

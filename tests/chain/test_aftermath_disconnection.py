@@ -4,8 +4,9 @@ loses 1 vigor point."""
 
 from __future__ import annotations
 
-from tests.support.play import act_or_skip, expect, knock_out, register_with, wait_status
+from tests.support.play import expect
 from tests.support.sheets import JSON, offensive
+from tests.support.steps import act_or_skip, knock_out, register_with, wait_status
 from tests.support.table import ChainReferee
 
 KO = offensive("Golpe", damage=1000, pa=3)

@@ -3,8 +3,9 @@ states it leaves, each ending on the stream when its (short) time is over."""
 
 from __future__ import annotations
 
-from tests.support.play import act_or_skip, history_of, set_aftermath, unique, wait_status
+from tests.support.play import unique
 from tests.support.sheets import JSON
+from tests.support.steps import act_or_skip, history_of, set_aftermath, wait_status
 from tests.support.table import ChainReferee
 
 # A long preparation round: HUIR is used in it, without waiting for a turn.

@@ -4,7 +4,8 @@ IRRUMPIR-locked, into the fled combat or while in another combat, a flight on co
 
 from __future__ import annotations
 
-from tests.support.play import act_or_skip, challenge_body, error_of, unique, wait_status
+from tests.support.play import challenge_body, error_of, unique
+from tests.support.steps import act_or_skip, wait_status
 from tests.support.table import ChainReferee
 
 SLOW_PREPARATION = {"preparation_seconds": 30, "turn_seconds": 30, "defense_seconds": 30}

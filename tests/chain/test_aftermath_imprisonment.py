@@ -3,17 +3,9 @@ the prisoner's challenge that frees him, and a moderator's adjustment with its r
 
 from __future__ import annotations
 
-from tests.support.play import (
-    error_of,
-    expect,
-    history_of,
-    knock_out,
-    register_with,
-    set_aftermath,
-    unique,
-    wait_status,
-)
+from tests.support.play import error_of, expect, unique
 from tests.support.sheets import JSON, offensive
+from tests.support.steps import history_of, knock_out, register_with, set_aftermath, wait_status
 from tests.support.table import ChainCommunity, ChainReferee
 
 KO = offensive("Golpe", damage=1000, pa=3)

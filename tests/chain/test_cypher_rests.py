@@ -8,8 +8,9 @@ from typing import Any
 
 from shared.dice.rolls import replay
 from shared.dice.streams import commitment
-from tests.support.play import error_of, expect, register_sheet, start_in
+from tests.support.play import error_of, expect, start_in
 from tests.support.sheets import npc, pc
+from tests.support.steps import register_sheet
 from tests.support.table import ChainReferee
 
 JSON = dict[str, Any]

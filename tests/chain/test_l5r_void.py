@@ -4,8 +4,9 @@ it; one point comes back a day (a timer, not tested here for its 24 h)."""
 
 from __future__ import annotations
 
-from tests.support.play import expect, unique, wait_status
+from tests.support.play import expect, unique
 from tests.support.sheets import samurai
+from tests.support.steps import wait_status
 from tests.support.table import ChainReferee
 
 

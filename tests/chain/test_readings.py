@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tests.support.play import act_as, error_of, expect, of_type
+from tests.support.play import error_of, expect, of_type
 from tests.support.sheets import DEFAULT_SKILLS, JSON, offensive
+from tests.support.steps import act_as
 from tests.support.table import ChainCommunity, ChainReferee
 
 TIMERS = {"preparation_seconds": 3, "turn_seconds": 30, "defense_seconds": 30}

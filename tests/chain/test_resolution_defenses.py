@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.play import react_with, register_sheet, resolved_of
 from tests.support.sheets import JSON, umh_sheet_with
+from tests.support.steps import react_with, register_sheet, resolved_of
 from tests.support.table import ChainCommunity, ChainReferee
 
 

@@ -4,8 +4,9 @@ the player chose (12.3)."""
 
 from __future__ import annotations
 
-from tests.support.play import error_of, register_with, unique
+from tests.support.play import error_of, unique
 from tests.support.sheets import JSON, offensive
+from tests.support.steps import register_with
 from tests.support.table import ChainReferee
 
 KATANA: JSON = {

@@ -4,7 +4,8 @@ is out after the grace (umh 4.3.3, A-58)."""
 
 from __future__ import annotations
 
-from tests.support.play import act_as, error_of, of_type, wait_result
+from tests.support.play import error_of, of_type
+from tests.support.steps import act_as, wait_result
 from tests.support.table import ChainReferee
 
 

@@ -3,7 +3,8 @@ annulment): each one ``combat.ended`` with its reason for services/states."""
 
 from __future__ import annotations
 
-from tests.support.play import act_as, error_of, of_type, wait_result
+from tests.support.play import error_of, of_type
+from tests.support.steps import act_as, wait_result
 from tests.support.table import ChainReferee
 
 TIMERS = {"preparation_seconds": 1, "turn_seconds": 30, "defense_seconds": 30}

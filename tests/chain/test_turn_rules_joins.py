@@ -7,7 +7,8 @@ wait is "until this event arrives or a timeout".
 
 from __future__ import annotations
 
-from tests.support.play import error_of, join, of_type, types_of, veto
+from tests.support.play import error_of, of_type, types_of
+from tests.support.steps import join, veto
 from tests.support.table import ChainReferee
 
 TIMERS = {"preparation_seconds": 1, "turn_seconds": 30, "defense_seconds": 2}

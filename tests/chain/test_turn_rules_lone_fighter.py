@@ -7,7 +7,8 @@ his later turns shows: min(2, 10 - 6) = 2 (A-15), on top of the 6 he kept.
 
 from __future__ import annotations
 
-from tests.support.play import act_as, join, turns_of_round
+from tests.support.play import turns_of_round
+from tests.support.steps import act_as, join
 from tests.support.table import ChainCommunity, ChainReferee
 
 # A long preparation round that everyone ends early by being ready (umh 1.3.1, A-99), so

@@ -18,7 +18,7 @@ from tests.support.play import of_type
 from tests.support.sheets import JSON
 from tests.support.suite import Suite
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.e2e]
 
 TURN_SECONDS = 3
 

@@ -9,8 +9,9 @@ import pytest
 
 from shared.errors import CATALOGUE
 from tests.e2e.referee import HttpCommunity, Referee, verify_dice
-from tests.support.play import error_of, expect, register_sheet, start_in
+from tests.support.play import error_of, expect, start_in
 from tests.support.sheets import npc, pc
+from tests.support.steps import register_sheet
 
 pytestmark = [pytest.mark.e2e]
 

@@ -21,19 +21,27 @@ delivery limit dead-letters it).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from random import Random
+from typing import Any
 
 from gateway.commands import Outcome, read_reply
 from services.resolution.handlers import spec as resolution_spec
 from services.states.handlers import spec as states_spec
 from services.turns.handlers import spec as turns_spec
-from shared.keys import Keys
+from shared.keys import Aggregate, Keys
 from shared.messages import COMMAND_OWNER, SERVICES, Envelope, envelope, new_id
 from shared.runtime import ServiceRuntime, ServiceSpec
 from shared.timers import TimerPoller
-from tests.support.memory import FakeClock, MemoryBus, MemoryData, MemoryRelay, MemoryStore
-from tests.support.memory import MemoryTimers as MemoryTimers
+from tests.support.memory import (
+    FakeClock,
+    MemoryBus,
+    MemoryData,
+    MemoryRelay,
+    MemoryStore,
+    MemoryTimers,
+)
 
 T0 = 1_767_261_600_000  # 2026-01-01 10:00 UTC
 REPLY_QUEUE = "chain.gateway.replies"
@@ -115,6 +123,11 @@ class Chain:
                 return
         raise ChainStuckError(f"still delivering after {MAX_STEPS} messages")
 
+    def view(self, agg: Aggregate) -> dict[str, Any] | None:
+        """The read model the aggregate's service last published."""
+        raw = self.data.views.get(agg.view)
+        return None if raw is None else dict(json.loads(raw))
+
     # --- time -----------------------------------------------------------------------------
     def next_due(self) -> int | None:
         dues = [due for t in self.timers.values() if (due := t.next_due()) is not None]
@@ -149,7 +162,7 @@ class Chain:
     async def send(
         self,
         type_: str,
-        payload: dict[str, object],
+        payload: dict[str, Any],
         *,
         tenant: str,
         room: str,

@@ -20,8 +20,9 @@ from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, Square
 from shared.messages import CMD_COMBAT_START
-from shared.payloads import Opening, StartCombat, StatesCheck
+from shared.payloads import Opening, StartCombat, StatesCheck, StatesChecked
 from shared.redis_streams import text
+from shared.settings import CommunitySettings
 
 router = APIRouter(prefix="/v1/combats", tags=["combats"])
 
@@ -54,6 +55,42 @@ class StartCombatBody(BaseModel):
     opening: OpeningBody
     positions: dict[CharacterId, Square] | None = Field(None, max_length=32)
 
+    def gate(self, combat_id: str) -> StatesCheck:
+        """What services/states is asked before the start (umh 1.1.1.2, 4.2, 4.5)."""
+        return StatesCheck(
+            purpose="start",
+            ruleset=self.ruleset,
+            combat_id=combat_id,
+            characters=[self.attacker, *self.defenders],
+            attacker=self.attacker,
+            defenders=self.defenders,
+            challenge=self.opening.kind == "challenge",
+        )
+
+    def command(
+        self,
+        combat_id: str,
+        sheets: dict[str, dict[str, Any]],
+        settings: CommunitySettings,
+        gate: StatesChecked,
+        *,
+        moderator: bool,
+    ) -> StartCombat:
+        """The ``combat.start`` command: the body, the sheets' snapshot and the gate's answer."""
+        return StartCombat(
+            combat_id=combat_id,
+            ruleset=self.ruleset,
+            attacker=self.attacker,
+            defenders=self.defenders,
+            opening=Opening.model_validate(self.opening.model_dump()),
+            positions=self.positions,
+            sheets=sheets,
+            settings=settings,
+            moderator=moderator,
+            weekly_uses=gate.weekly_uses,
+            prisoner_challenge=gate.prisoner_challenge,
+        )
+
 
 async def reader(gw: Annotated[Gateway, Depends(gateway)]) -> CombatReader:
     return CombatReader(gw.redis, gw.keys)
@@ -80,32 +117,9 @@ async def start_combat(
         settings = await load_settings(gw, tenant)
         combat_id = ids_for(tenant, key, "combat", "c")
         gate = await ask_states(
-            gw.client,
-            tenant=tenant,
-            room=body.room,
-            query=StatesCheck(
-                purpose="start",
-                ruleset=body.ruleset,
-                combat_id=combat_id,
-                characters=[body.attacker, *body.defenders],
-                attacker=body.attacker,
-                defenders=body.defenders,
-                challenge=body.opening.kind == "challenge",
-            ),
+            gw.client, tenant=tenant, room=body.room, query=body.gate(combat_id)
         )
-        command = StartCombat(
-            combat_id=combat_id,
-            ruleset=body.ruleset,
-            attacker=body.attacker,
-            defenders=body.defenders,
-            opening=Opening.model_validate(body.opening.model_dump()),
-            positions=body.positions,
-            sheets=sheets,
-            settings=settings,
-            moderator=principal.is_moderator,
-            weekly_uses=gate.weekly_uses,
-            prisoner_challenge=gate.prisoner_challenge,
-        )
+        command = body.command(combat_id, sheets, settings, gate, moderator=principal.is_moderator)
         outcome = await gw.client.send(
             CMD_COMBAT_START,
             command.model_dump(mode="json"),

@@ -37,9 +37,6 @@ from shared.payloads import (
     ApplyPostCombat,
     CharacterStatus,
     ClaimRequirement,
-    Opening,
-    StartCombat,
-    StatesCheck,
 )
 from shared.settings import CommunitySettings
 from shared.sheets.registry import Sheet
@@ -133,33 +130,8 @@ async def start_combat(gw: ChainGateway, request: Request, m: re.Match[str]) -> 
             raise ApiError("unknown_character", details={"character": character})
         sheets[character] = sheet
     combat_id = new_id("c")
-    gate = await ask_states(
-        gw.chain,
-        tenant=gw.tenant,
-        room=body.room,
-        query=StatesCheck(
-            purpose="start",
-            ruleset=body.ruleset,
-            combat_id=combat_id,
-            characters=[body.attacker, *body.defenders],
-            attacker=body.attacker,
-            defenders=body.defenders,
-            challenge=body.opening.kind == "challenge",
-        ),
-    )
-    command = StartCombat(
-        combat_id=combat_id,
-        ruleset=body.ruleset,
-        attacker=body.attacker,
-        defenders=body.defenders,
-        opening=Opening.model_validate(body.opening.model_dump()),
-        positions=body.positions,
-        sheets=sheets,
-        settings=gw.settings,
-        moderator=request.moderator,
-        weekly_uses=gate.weekly_uses,
-        prisoner_challenge=gate.prisoner_challenge,
-    )
+    gate = await ask_states(gw.chain, tenant=gw.tenant, room=body.room, query=body.gate(combat_id))
+    command = body.command(combat_id, sheets, gw.settings, gate, moderator=request.moderator)
     payload = command.model_dump(mode="json")
     await gw.send(CMD_COMBAT_START, payload, room=body.room, combat_id=combat_id)
     combat = await gw.combat(combat_id)

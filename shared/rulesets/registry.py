@@ -8,6 +8,8 @@ composed from :data:`RULESETS`. Nothing here may import :mod:`shared.errors` (it
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Literal
+
 from shared.rulesets.cypher.definition import CYPHER
 from shared.rulesets.interface import SharedRuleset
 from shared.rulesets.l5r.definition import L5R
@@ -16,3 +18,10 @@ from shared.rulesets.umh.definition import UMH
 RULESETS: tuple[SharedRuleset, ...] = (UMH, CYPHER, L5R)
 
 NAMES: tuple[str, ...] = tuple(ruleset.name for ruleset in RULESETS)
+
+if TYPE_CHECKING:
+    RulesetName = str
+else:
+    # The name of a registered ruleset: a ``Literal`` of :data:`NAMES`, so that a request
+    # naming another is refused by validation and the OpenAPI schema lists them as an enum.
+    RulesetName = Literal[NAMES]

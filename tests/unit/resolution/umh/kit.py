@@ -142,3 +142,34 @@ def result_of(resolved: JSON, target: str) -> JSON:
 
 def step(row: JSON, name: str) -> JSON | None:
     return next((s for s in row["steps"] if s["step"] == name), None)
+
+
+def one_hit(
+    skill: JSON,
+    target: JSON,
+    reaction: JSON | None = None,
+    *,
+    attacker: dict[str, Any] | None = None,
+    readings: JSON | None = None,
+) -> tuple[JSON, Fight]:
+    fight = Fight({"ana": sheet("Ana", skill, **(attacker or {})), "bruno": target}, readings or {})
+    reactions = {"bruno": reaction} if reaction else {}
+    resolved = fight.hit(skill["name"], ["bruno"], reactions=reactions)
+    return result_of(resolved, "bruno"), fight
+
+
+BLOCK = "Bloqueo"
+FIELD = "Campo"
+DODGE = "Esquiva"
+
+
+def blocker(value: int, **more: Any) -> JSON:
+    return sheet("Bruno", defense(BLOCK, "internal", value), **more)
+
+
+def fielder(value: int, all_angles: bool = False, **more: Any) -> JSON:
+    return sheet("Bruno", defense(FIELD, "external", value, all_angles=all_angles), **more)
+
+
+def dodger(ref: float, **more: Any) -> JSON:
+    return sheet("Bruno", defense(DODGE, "evasion"), ref=ref, **more)

@@ -1,4 +1,8 @@
-"""The rulesets services/resolution computes, by name."""
+"""The rulesets services/resolution computes, by name: the only place this service lists them.
+
+Adding one is a folder ``domain/<ruleset>/`` whose ``ruleset.py`` implements
+:mod:`services.resolution.interface`, and one line here (docs/DESIGN.md "Rulesets").
+"""
 
 from __future__ import annotations
 

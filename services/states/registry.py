@@ -1,4 +1,8 @@
-"""The rulesets services/states keeps the aftermath of, by name."""
+"""The rulesets services/states keeps the aftermath of, by name: the only place it lists them.
+
+Adding one is a folder ``domain/<ruleset>/`` whose ``ruleset.py`` implements
+:mod:`services.states.interface`, and one line here (docs/DESIGN.md "Rulesets").
+"""
 
 from __future__ import annotations
 

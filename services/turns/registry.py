@@ -1,4 +1,8 @@
-"""The rulesets services/turns referees, by name. Adding one touches only this table."""
+"""The rulesets services/turns referees, by name: the only place this service lists them.
+
+Adding one is a folder ``domain/<ruleset>/`` whose ``ruleset.py`` implements
+:mod:`services.turns.interface`, and one line here (docs/DESIGN.md "Rulesets").
+"""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ Checks, in order (the first failing one is raised):
    2.3.1.2, 8.2.5.1);
 8. ``insufficient_pa`` (3.1.2); an evasion's ``to`` within the speed left (8.2.1.1);
 9. ``not_in_combat`` / ``character_down`` for a reflection's new target (8.2.5.2);
-10. ``check_reaction`` of shared/rules/umh (umh 5 - 12).
+10. ``check_reaction`` of shared/rulesets/umh (umh 5 - 12).
 Then the PA are spent, the use counted, the window closed; an anticipation opens the
 attacker's answer window; once the hit's windows are all in, resolution is asked.
 Resolution computes what every kind does (evasion, anticipation, annulment, counter,

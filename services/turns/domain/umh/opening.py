@@ -11,7 +11,7 @@ Checks, in order (the first failing one is raised):
    5 squares (in the community's grid metric, Chebyshev by default);
 6. skill opening (umh 1.1.1.1, 1.1.2, 1.2.2): the attacker's offensive skill, targets equal
    to the defenders; a combo is resolved hit by hit (8.1.1.1.1);
-7. its limits (weekly uses, 2.3.4.2) and ``check_declaration`` of shared/rules/umh.
+7. its limits (weekly uses, 2.3.4.2) and ``check_declaration`` of shared/rulesets/umh.
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> Decision[
 
 def check_opening_limits(state: CombatState, cmd: StartCombat, skill: Skill, now_ms: int) -> None:
     """umh 2.3.4.2 / 2.3.4.1: the opening skill's weekly and per-combat uses; then the checks
-    of shared/rules/umh (reach, heights, umh 1.1.2 / 10.2). It spends no PA."""
+    of shared/rulesets/umh (reach, heights, umh 1.1.2 / 10.2). It spends no PA."""
     player = state.participants[cmd.attacker]
     info = player.skill(skill.name)
     assert info is not None

@@ -12,7 +12,7 @@ Checks in the fight, in order (the first failing one is raised):
 7. uses this round (2.3.1.3), cooldown (2.3.4), per combat (2.3.4.1), weekly (2.3.4.2),
    one slot-raising skill per side (1.2.3);
 8. price: two 0-PA actions per own turn (3.3), PA with the 3.4 surcharge (3.1.2);
-9. ``check_declaration`` of shared/rules/umh (umh 5 - 12).
+9. ``check_declaration`` of shared/rulesets/umh (umh 5 - 12).
 Then PA are spent and every counter moves; an offensive skill opens one window per target
 and pauses the clock (2.4.2); anything else goes straight to resolution.
 """

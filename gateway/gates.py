@@ -9,9 +9,11 @@ from typing import Any
 from gateway.commands import Sender
 from gateway.dispatch import raise_if_rejected
 from gateway.errors import ApiError
-from shared.actions import Action, FleeAction, JoinAction
+from shared.actions import Action
+from shared.actions_base import FleeAction
 from shared.messages import QUERY_STATES_CHECK, STATES_CHECKED, new_id
 from shared.payloads import StatesCheck, StatesChecked
+from shared.rulesets.umh.actions import JoinAction
 
 SheetLoader = Callable[[str], Awaitable[dict[str, Any] | None]]
 """A character's stored sheet in the asking community, or ``None``."""

@@ -13,7 +13,7 @@ from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
 from gateway.gates import SheetLoader
 from shared.payloads import CharacterStatus
-from shared.sheets.registry import Sheet
+from shared.sheets import Sheet
 
 router = APIRouter(prefix="/v1/characters", tags=["characters"])
 

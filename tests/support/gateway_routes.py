@@ -39,7 +39,7 @@ from shared.payloads import (
     ClaimRequirement,
 )
 from shared.settings import CommunitySettings
-from shared.sheets.registry import Sheet
+from shared.sheets import Sheet
 
 if TYPE_CHECKING:
     from tests.support.table import ChainGateway

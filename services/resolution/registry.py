@@ -19,7 +19,6 @@ RULESETS: dict[str, ResolutionRuleset] = {
 }
 
 
-
 def register(ruleset: ResolutionRuleset) -> None:
     """Add a ruleset that lives outside this package (a test's toy), under its ``name``."""
     if ruleset.name in RULESETS:

@@ -19,7 +19,6 @@ RULESETS: dict[str, AftermathRuleset] = {
 }
 
 
-
 def register(ruleset: AftermathRuleset) -> None:
     """Add a ruleset that lives outside this package (a test's toy), under its ``name``."""
     if ruleset.name in RULESETS:

@@ -31,7 +31,7 @@ from shared.rulesets.umh.grid import Square, distance
 from shared.rulesets.umh.sheet import Skill
 
 if TYPE_CHECKING:
-    from services.resolution.domain.umh.resolve import ActionRequest, Outcome
+    from services.resolution.domain.umh.resolve import ActionRequest, Tally
 
 
 def where_for(condition: CombatCondition, request: ActionRequest, target: str, by: str) -> Where:
@@ -150,7 +150,7 @@ def collide(
     request: ActionRequest,
     skill: Skill,
     target_id: str,
-    out: Outcome,
+    out: Tally,
     readings: UmhReadings,
 ) -> None:
     """umh 11.6 / A-77: a push of ``skill.push`` squares; running into another player, the
@@ -178,7 +178,7 @@ def _collision_hit(
     skill: Skill,
     who: str,
     share: Fraction,
-    out: Outcome,
+    out: Tally,
 ) -> None:
     """umh 11.6.1 - 11.6.2 / A-77: ``share`` of the collision's damage and its physical stun
     (crowd control never below 1, and under the one-CC rules of 11.5.16 - 11.5.18)."""
@@ -208,7 +208,7 @@ def _collision_hit(
 
 
 def _record(
-    out: Outcome, who: str, step: dict[str, Any], current: Combatant, effect: dict[str, Any] | None
+    out: Tally, who: str, step: dict[str, Any], current: Combatant, effect: dict[str, Any] | None
 ) -> None:
     """Add a collision to ``who``'s result row (a new row if the hit did not target him)."""
     row = next((r for r in out.results if r["target"] == who), None)

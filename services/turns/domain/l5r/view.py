@@ -8,7 +8,7 @@ from typing import Any
 from services.turns.domain.l5r import rules
 from services.turns.domain.l5r.attack import tn_base
 from services.turns.domain.l5r.state import ENDED, State
-from services.turns.domain.umh.view import rfc3339
+from shared.domain import rfc3339
 
 
 def participant_view(state: State, p: dict[str, Any]) -> dict[str, Any]:

@@ -17,13 +17,13 @@ from typing import Any
 
 from services.turns.domain.umh import basic_commands, joins, leaving, preparation
 from services.turns.domain.umh.defending import react
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.participant import DISCONNECTED
 from services.turns.domain.umh.skills import use_skill
 from services.turns.domain.umh.state import PHASE_ENDED, CombatState
 from shared.actions_base import AnnulAction, FleeAction, PactAction, PassTurnAction
 from shared.domain import Decision
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 from shared.payloads import ActOnCombat
 from shared.rulesets.umh.actions import (
     DisconnectAction,

@@ -9,12 +9,12 @@ from services.turns.domain.umh import conditions, interference, rulechecks
 from services.turns.domain.umh.acting import INTERFERENCE, acting_context
 from services.turns.domain.umh.events import COMBATANT_MOVED, COMBATANT_STOOD_UP
 from services.turns.domain.umh.flow import end_turn
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.reactions import declare_use
 from services.turns.domain.umh.state import PHASE_FIGHTING, CombatState
 from shared.actions_base import PassTurnAction
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 from shared.rulesets.umh.actions import MoveAction, StandUpAction
 
 STAND_UP = "stand_up"

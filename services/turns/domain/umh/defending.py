@@ -27,7 +27,6 @@ from __future__ import annotations
 from services.turns.domain.umh import conditions, economy, limits, rulechecks
 from services.turns.domain.umh.acting import known_skill
 from services.turns.domain.umh.inflight import InFlight, Reaction
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.participant import Participant, SkillInfo
 from services.turns.domain.umh.reactions import (
     close_window,
@@ -37,6 +36,7 @@ from services.turns.domain.umh.reactions import (
 )
 from services.turns.domain.umh.state import PHASE_FIGHTING, PHASE_OPENING, CombatState
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 from shared.rulesets.umh.actions import ReactAction
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from services.turns.domain.umh.outcome import Outcome, cancel_timer
 from services.turns.domain.umh.participant import Side
 from services.turns.domain.umh.state import PHASE_ENDED, SIDES, CombatState, Result, other_side
 from shared.messages import COMBAT_ENDED, COMBAT_PHASE_CHANGED
+from shared.outcome import Outcome, cancel_timer
 from shared.payloads import CombatEnded, CombatEndedParticipant, EndReason
 
 

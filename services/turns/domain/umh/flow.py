@@ -9,7 +9,6 @@ from __future__ import annotations
 from services.turns.domain.umh.economy import lone_fighter_bucket
 from services.turns.domain.umh.ending import end_combat
 from services.turns.domain.umh.order import Fighter, first_round_order, round_order
-from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
 from services.turns.domain.umh.state import (
     PHASE_FIGHTING,
     PHASE_PREPARATION,
@@ -25,6 +24,7 @@ from shared.messages import (
     TURN_RESUMED,
     TURN_STARTED,
 )
+from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import TurnEnded
 
 STALEMATE_ROUNDS = 3

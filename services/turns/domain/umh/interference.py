@@ -15,12 +15,12 @@ from typing import Final
 from services.turns.domain.umh.events import INTERFERENCE_ENDED, INTERFERENCE_STARTED
 from services.turns.domain.umh.flow import pause_turn
 from services.turns.domain.umh.inflight import InFlight
-from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
 from services.turns.domain.umh.participant import SkillInfo
 from services.turns.domain.umh.state import PHASE_FIGHTING, CombatState, Interference
 from shared.domain import ms
 from shared.errors import RuleViolation
 from shared.messages import TURN_PAUSED
+from shared.outcome import Outcome, arm_timer, cancel_timer
 
 FREE: Final = "free"
 PREDETERMINED: Final = "predetermined"

@@ -20,7 +20,6 @@ from __future__ import annotations
 from services.turns.domain.umh.events import JOIN_VETO_CAST, SLOTS_RAISED, TURN_ORDER_CHANGED
 from services.turns.domain.umh.flow import fighters
 from services.turns.domain.umh.order import with_late_joiner
-from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
 from services.turns.domain.umh.participant import FLED, Side
 from services.turns.domain.umh.reactions import declare_use
 from services.turns.domain.umh.roster import new_participant, parse_sheet
@@ -28,6 +27,7 @@ from services.turns.domain.umh.state import PHASE_FIGHTING, CombatState, Pending
 from shared.domain import ms
 from shared.errors import RuleViolation
 from shared.messages import COMBATANT_JOINED, JOIN_REQUESTED, JOIN_VETOED
+from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import ActOnCombat, CombatantJoined
 from shared.rulesets.umh.actions import JoinAction, VetoJoinAction
 from shared.rulesets.umh.sheet import UmhSheet

@@ -7,7 +7,6 @@ from services.turns.domain.umh import conditions, economy, limits
 from services.turns.domain.umh.acting import acting_context, known_skill
 from services.turns.domain.umh.ending import end_combat
 from services.turns.domain.umh.events import PACT_OFFERED
-from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
 from services.turns.domain.umh.participant import ACTIVE, DISCONNECTED, FLED, SkillInfo
 from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.reactions import close_windows_of
@@ -16,6 +15,7 @@ from shared.actions_base import AnnulAction, FleeAction
 from shared.domain import ms
 from shared.errors import RuleViolation
 from shared.messages import COMBATANT_DISCONNECTED, COMBATANT_FLED, COMBATANT_RECONNECTED
+from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import CombatantFled
 
 

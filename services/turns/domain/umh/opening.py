@@ -22,7 +22,6 @@ from typing import Any, Final
 from services.turns.domain.umh import limits, rulechecks
 from services.turns.domain.umh.flow import enter_preparation
 from services.turns.domain.umh.inflight import InFlight
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.participant import Side
 from services.turns.domain.umh.reactions import declare, open_reactions
 from services.turns.domain.umh.roster import new_participant, parse_sheet
@@ -30,6 +29,7 @@ from services.turns.domain.umh.state import PHASE_OPENING, CombatState, Readings
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_STARTED, derived_id
+from shared.outcome import Outcome
 from shared.payloads import StartCombat
 from shared.rulesets.umh.grid import distance
 from shared.rulesets.umh.settings import UmhSettings

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from services.turns.domain.umh.events import COMBATANT_READY, ITEM_EQUIPPED
 from services.turns.domain.umh.flow import start_fighting
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.state import PHASE_PREPARATION, CombatState
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 from shared.rulesets.umh.actions import EquipAction
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from services.turns.domain.umh import interference
 from services.turns.domain.umh.ending import end_if_a_side_is_beaten
 from services.turns.domain.umh.flow import end_turn, resume_turn
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.state import PHASE_FIGHTING, CombatState
+from shared.outcome import Outcome
 from shared.payloads import EndReason
 
 

@@ -14,7 +14,6 @@ from services.turns.domain.umh.ending import end_if_a_side_is_beaten
 from services.turns.domain.umh.events import PA_REFUNDED, POSITION_CHANGED
 from services.turns.domain.umh.flow import enter_preparation
 from services.turns.domain.umh.inflight import InFlight
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.participant import DOWN
 from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.reactions import close_windows_of, next_hit
@@ -27,6 +26,7 @@ from shared.messages import (
     EFFECT_APPLIED,
     EFFECT_EXPIRED,
 )
+from shared.outcome import Outcome
 from shared.payloads import CombatantDown, Position
 
 State = dict[str, Any]

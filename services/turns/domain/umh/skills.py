@@ -26,12 +26,12 @@ from services.turns.domain.umh.acting import INTERFERENCE, OWN, Context, acting_
 from services.turns.domain.umh.events import SLOTS_RAISED
 from services.turns.domain.umh.flow import pause_turn
 from services.turns.domain.umh.inflight import InFlight
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.participant import Participant, SkillInfo
 from services.turns.domain.umh.reactions import declare, open_reactions, request_resolution_if_ready
 from services.turns.domain.umh.state import PHASE_FIGHTING, PHASE_PREPARATION, CombatState
 from shared.errors import RuleViolation
 from shared.messages import TURN_PAUSED
+from shared.outcome import Outcome
 from shared.rulesets.umh.actions import SkillAction
 
 

@@ -14,6 +14,7 @@ from typing import Any, Final, Literal
 from services.turns.domain.umh.inflight import InFlight
 from services.turns.domain.umh.participant import Participant, Side, clone
 from shared.errors import RuleViolation
+from shared.outcome import ArmedTimer
 from shared.rulesets.umh.attributes import BelowOne
 from shared.rulesets.umh.grid import Metric
 
@@ -52,22 +53,6 @@ class Turn:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Turn:
         return cls(**_known(cls, d))
-
-
-@dataclass
-class ArmedTimer:
-    """A timer the state expects to be armed; ``CombatState.timers`` is the source of truth."""
-
-    kind: str
-    due_ms: int
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "due_ms": self.due_ms, "data": clone(self.data)}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> ArmedTimer:
-        return cls(kind=d["kind"], due_ms=d["due_ms"], data=clone(d["data"]))
 
 
 @dataclass(frozen=True)

@@ -15,18 +15,17 @@ from services.turns.domain.umh import interference
 from services.turns.domain.umh.flow import end_turn, start_fighting
 from services.turns.domain.umh.joins import window_over
 from services.turns.domain.umh.leaving import grace_over
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.reactions import time_out
 from services.turns.domain.umh.state import (
     PHASE_ENDED,
     PHASE_FIGHTING,
     PHASE_PREPARATION,
-    ArmedTimer,
     CombatState,
 )
 from shared.domain import Decision
 from shared.messages import TURN_TIMED_OUT
+from shared.outcome import ArmedTimer, Outcome
 from shared.payloads import TimerFired
 
 

@@ -34,17 +34,6 @@ def known(seed: str) -> dict[str, Any]:
     return {"seed": seed, "commitment": commitment(seed), "draws": {}}
 
 
-def stream_of(state: State, name: str) -> SeededStream:
-    """The combat's stream ``name`` of a dict state (l5r, until it is typed)."""
-    dice = state[DICE]
-    return SeededStream(str(dice["seed"]), name, int(dice["draws"].get(name, 0)))
-
-
-def keep_draws(state: State, stream: SeededStream) -> None:
-    """Remember how far ``stream`` has drawn, in a dict state (l5r, until it is typed)."""
-    state[DICE]["draws"][stream.stream] = stream.draws
-
-
 class Dice(BaseModel):
     """``state["dice"]`` in a ruleset's typed state: the seed, its commitment, how far each
     named stream ("turns", "resolution") has drawn."""

@@ -11,19 +11,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    model_serializer,
-)
+from pydantic import BaseModel, ConfigDict, Field
 
+from services.states.domain.lines import HistoryLine, appended
 from shared.rulesets.cypher.damage import Track
 from shared.rulesets.cypher.sheet import Pools, Stat
 
 HISTORY_MAX: Final = 100
-FIELDS: Final = frozenset({"at_ms", "change"})
 
 
 class Rest(BaseModel):
@@ -39,21 +33,6 @@ class Rest(BaseModel):
     commitment: str
     special_damage: bool = False
     distribution: list[Stat] = Field(default_factory=list)
-
-
-class HistoryLine(BaseModel):
-    """One line of the character's history: when, what changed, and its details. A line
-    another ruleset wrote in the same character's record is kept as it was."""
-
-    model_config = ConfigDict(extra="allow")
-
-    at_ms: int | None = None
-    change: str | None = None
-
-    @model_serializer(mode="wrap")
-    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        return {k: v for k, v in data.items() if k in self.model_fields_set or k not in FIELDS}
 
 
 class CypherRecord(BaseModel):
@@ -91,4 +70,4 @@ class CypherRecord(BaseModel):
     def note(self, at_ms: int, change: str, **fields: Any) -> None:
         """A line of his history (the last :data:`HISTORY_MAX` are kept)."""
         line = HistoryLine(at_ms=at_ms, change=change, **fields)
-        self.history = [*self.history, line][-HISTORY_MAX:]
+        self.history = appended(self.history, line, HISTORY_MAX)

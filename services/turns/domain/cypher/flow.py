@@ -161,6 +161,18 @@ def public_status(status: Status) -> PublicStatus:
     return PublicStatus(str(status))
 
 
+def ended_participants(state: CypherCombat) -> dict[str, dict[str, Any]]:
+    """Each one's side and API.md status in ``combat.ended``; the dead reached "zero"."""
+    return {
+        c: {
+            "side": str(p.side),
+            "status": str(public_status(p.status)),
+            "reached_zero_vit": p.status == Status.DEAD,
+        }
+        for c, p in state.participants.items()
+    }
+
+
 def end_combat(
     state: CypherCombat,
     out: Outcome,
@@ -180,14 +192,6 @@ def end_combat(
     state.phase = Phase.ENDED
     state.ended_at_ms = now_ms
     state.result = Result(winner=winner, reason=reason)
-    participants = {
-        c: {
-            "side": str(p.side),
-            "status": str(public_status(p.status)),
-            "reached_zero_vit": p.status == Status.DEAD,
-        }
-        for c, p in state.participants.items()
-    }
     out.emit(
         COMBAT_ENDED,
         {
@@ -195,7 +199,7 @@ def end_combat(
             "ruleset": "cypher",
             "winner": None if winner is None else str(winner),
             "reason": str(reason),
-            "participants": participants,
+            "participants": ended_participants(state),
             "ended_at_ms": now_ms,
             "room": state.room,
             "annul_reason": annul,

@@ -6,7 +6,9 @@ from services.turns.domain.umh.participant import Side
 from services.turns.domain.umh.state import PHASE_ENDED, SIDES, CombatState, Result, other_side
 from shared.messages import COMBAT_ENDED, COMBAT_PHASE_CHANGED
 from shared.outcome import Outcome, cancel_timer
-from shared.payloads import CombatEnded, CombatEndedParticipant, EndReason
+from shared.payloads import CombatEnded, CombatEndedParticipant
+from shared.vocabulary import EndReason, PublicStatus
+from shared.vocabulary import Side as SideName
 
 
 def beaten_sides(state: CombatState) -> list[Side]:
@@ -38,8 +40,8 @@ def ended_participant(state: CombatState, character: str) -> CombatEndedParticip
     rank = stats.get("rank")
     alliance = p.sheet.get("alliance")
     return CombatEndedParticipant(
-        side=p.side,
-        status=p.status,
+        side=SideName(p.side),
+        status=PublicStatus(p.status),
         reached_zero_vit=p.reached_zero_vit,
         rank=int(rank) if isinstance(rank, int) else None,
         alliance=str(alliance) if alliance else None,
@@ -73,7 +75,7 @@ def end_combat(
     ended = CombatEnded(
         combat_id=state.id,
         ruleset=state.ruleset,
-        winner=winner,
+        winner=None if winner is None else SideName(winner),
         reason=reason,
         participants={cid: ended_participant(state, cid) for cid in state.participants},
         ended_at_ms=now_ms,

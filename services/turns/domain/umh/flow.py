@@ -26,6 +26,7 @@ from shared.messages import (
 )
 from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import TurnEnded
+from shared.vocabulary import EndReason
 
 STALEMATE_ROUNDS = 3
 """umh 2.3.3.1: three consecutive rounds of mutual passing end the combat."""
@@ -168,7 +169,7 @@ def advance(state: CombatState, out: Outcome, now_ms: int) -> None:
     count_stalemate(state)
     out.emit(ROUND_ENDED, {"round": state.round, "stalemate_rounds": state.stalemate_rounds})
     if state.stalemate_rounds >= STALEMATE_ROUNDS:
-        end_combat(state, out, now_ms, None, "stalemate")
+        end_combat(state, out, now_ms, None, EndReason.STALEMATE)
         return
     begin_round(state, out, now_ms, next_round_order(state))
 

@@ -17,6 +17,7 @@ from shared.errors import RuleViolation
 from shared.messages import COMBATANT_DISCONNECTED, COMBATANT_FLED, COMBATANT_RECONNECTED
 from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import CombatantFled
+from shared.vocabulary import EndReason
 
 
 def flight_skill(state: CombatState, action: FleeAction, now_ms: int) -> SkillInfo | None:
@@ -76,7 +77,7 @@ def flee(state: CombatState, out: Outcome, action: FleeAction, now_ms: int) -> N
         fled_at_ms=now_ms,
     )
     out.emit(COMBATANT_FLED, fled.model_dump(mode="json"))
-    move_on(state, out, now_ms, "fled")
+    move_on(state, out, now_ms, EndReason.FLED)
 
 
 def disconnect(state: CombatState, out: Outcome, actor: str, now_ms: int) -> None:
@@ -121,7 +122,7 @@ def grace_over(state: CombatState, out: Outcome, actor: str, now_ms: int) -> boo
     state.pact_offers = [c for c in state.pact_offers if c != actor]
     close_windows_of(state, out, actor)
     out.emit(COMBATANT_DISCONNECTED, {"character": actor, "deadline_ms": None, "out": True})
-    move_on(state, out, now_ms, "disconnected")
+    move_on(state, out, now_ms, EndReason.DISCONNECTED)
     return True
 
 
@@ -137,7 +138,7 @@ def pact(state: CombatState, out: Outcome, actor: str, now_ms: int) -> None:
     missing = [c for c in everyone if c not in state.pact_offers]
     out.emit(PACT_OFFERED, {"by": actor, "offers": list(state.pact_offers), "missing": missing})
     if not missing:
-        end_combat(state, out, now_ms, None, "pact")
+        end_combat(state, out, now_ms, None, EndReason.PACT)
 
 
 def annul(
@@ -146,4 +147,4 @@ def annul(
     """umh 4.2.4: a moderator annuls the combat (``forbidden`` for anyone else)."""
     if not moderator:
         raise RuleViolation("forbidden", "umh 4.2.4")
-    end_combat(state, out, now_ms, None, "annulled", annul_reason=action.reason)
+    end_combat(state, out, now_ms, None, EndReason.ANNULLED, annul_reason=action.reason)

@@ -15,10 +15,12 @@ from services.turns.domain.umh.ending import end_if_a_side_is_beaten
 from services.turns.domain.umh.flow import end_turn, resume_turn
 from services.turns.domain.umh.state import PHASE_FIGHTING, CombatState
 from shared.outcome import Outcome
-from shared.payloads import EndReason
+from shared.vocabulary import EndReason
 
 
-def move_on(state: CombatState, out: Outcome, now_ms: int, reason: EndReason = "defeat") -> None:
+def move_on(
+    state: CombatState, out: Outcome, now_ms: int, reason: EndReason = EndReason.DEFEAT
+) -> None:
     """Move the combat on after a change (see the module docstring)."""
     if end_if_a_side_is_beaten(state, out, now_ms, reason):
         return

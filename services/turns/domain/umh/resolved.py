@@ -28,6 +28,7 @@ from shared.messages import (
 )
 from shared.outcome import Outcome
 from shared.payloads import CombatantDown, Position
+from shared.vocabulary import EndReason
 
 State = dict[str, Any]
 
@@ -142,10 +143,10 @@ def on_action_resolved(state_dict: State, payload: dict[str, Any], now_ms: int) 
     cancelled = bool(payload.get("cancelled", False))
     continues = bool(payload.get("combo_continues")) and not cancelled
     if continues and action.hit < action.hits and next_hit(state, out, action_id, now_ms):
-        end_if_a_side_is_beaten(state, out, now_ms, "defeat")
+        end_if_a_side_is_beaten(state, out, now_ms, EndReason.DEFEAT)
         return out.decision(state)
     complete(state, out, action_id, action, cancelled)
-    if end_if_a_side_is_beaten(state, out, now_ms, "defeat"):
+    if end_if_a_side_is_beaten(state, out, now_ms, EndReason.DEFEAT):
         return out.decision(state)
     if action.opening:
         enter_preparation(state, out, now_ms)
@@ -165,7 +166,7 @@ def on_down(state_dict: State, payload: dict[str, Any], now_ms: int) -> Decision
     if state.phase != "opening":
         move_on(state, out, now_ms)
     else:
-        end_if_a_side_is_beaten(state, out, now_ms, "defeat")
+        end_if_a_side_is_beaten(state, out, now_ms, EndReason.DEFEAT)
     return out.decision(state)
 
 

@@ -17,6 +17,7 @@ from shared.errors import RuleViolation
 from shared.outcome import ArmedTimer
 from shared.rulesets.umh.attributes import BelowOne
 from shared.rulesets.umh.grid import Metric
+from shared.vocabulary import EndReason
 
 SIDES: Final[tuple[Side, Side]] = ("attackers", "defenders")
 SIDE_SLOTS: Final = 3
@@ -122,15 +123,16 @@ class Result:
     """How the combat ended (umh 4.1.1): the winning side (or None) and why."""
 
     winner: Side | None
-    reason: str
+    reason: EndReason
     annul_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
+        return {**vars(self), "reason": str(self.reason)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Result:
-        return cls(**_known(cls, d))
+        known = _known(cls, d)
+        return cls(**{**known, "reason": EndReason(known["reason"])})
 
 
 @dataclass

@@ -10,14 +10,14 @@ from services.turns.domain.umh.events import PACT_OFFERED
 from services.turns.domain.umh.participant import ACTIVE, DISCONNECTED, FLED, SkillInfo
 from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.reactions import close_windows_of
-from services.turns.domain.umh.state import PHASE_FIGHTING, PHASE_PREPARATION, CombatState
+from services.turns.domain.umh.state import CombatState
 from shared.actions_base import AnnulAction, FleeAction
 from shared.domain import ms
 from shared.errors import RuleViolation
 from shared.messages import COMBATANT_DISCONNECTED, COMBATANT_FLED, COMBATANT_RECONNECTED
 from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import CombatantFled
-from shared.vocabulary import EndReason
+from shared.vocabulary import EndReason, Phase
 
 
 def flight_skill(state: CombatState, action: FleeAction, now_ms: int) -> SkillInfo | None:
@@ -44,11 +44,11 @@ def flee(state: CombatState, out: Outcome, action: FleeAction, now_ms: int) -> N
     He counts as fallen (4.1.1.1), his place stays spent (1.2.5, A-12), and
     ``combatant.fled`` gives services/states the flight cooldown and his profile.
     """
-    if state.phase not in (PHASE_PREPARATION, PHASE_FIGHTING):
+    if state.phase not in (Phase.PREPARATION, Phase.FIGHTING):
         raise RuleViolation("wrong_phase", "umh 4.1.1.1", phase=state.phase)
     player = state.participants[action.actor]
     skill = player.skill(action.skill) if action.skill else None
-    if state.phase == PHASE_FIGHTING:
+    if state.phase == Phase.FIGHTING:
         acting_context(state, action.actor, skill)
     skill = flight_skill(state, action, now_ms)
     conditions.check_flight(player, skill)
@@ -129,7 +129,7 @@ def grace_over(state: CombatState, out: Outcome, actor: str, now_ms: int) -> boo
 def pact(state: CombatState, out: Outcome, actor: str, now_ms: int) -> None:
     """umh 4.1.1.3: the agreed retreat: once every active member of both sides offered it,
     the combat ends with no winner (offers stay visible until then)."""
-    if state.phase not in (PHASE_PREPARATION, PHASE_FIGHTING):
+    if state.phase not in (Phase.PREPARATION, Phase.FIGHTING):
         raise RuleViolation("wrong_phase", "umh 4.1.1.3", phase=state.phase)
     if actor in state.pact_offers:
         raise RuleViolation("already_reacted", "umh 4.1.1.3")

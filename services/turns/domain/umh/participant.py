@@ -9,14 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal
 
+from shared.vocabulary import PublicStatus
+
 Side = Literal["attackers", "defenders"]
 JSON = Any
-Status = Literal["active", "down", "fled", "disconnected"]
 
-ACTIVE: Final = "active"
-DOWN: Final = "down"
-FLED: Final = "fled"
-DISCONNECTED: Final = "disconnected"
+ACTIVE: Final = PublicStatus.ACTIVE
+DOWN: Final = PublicStatus.DOWN
+FLED: Final = PublicStatus.FLED
+DISCONNECTED: Final = PublicStatus.DISCONNECTED
 
 
 def clone(value: JSON) -> JSON:
@@ -98,7 +99,7 @@ class Participant:
     movement_left: float
     joined_seq: int
     skills: dict[str, dict[str, Any]]
-    status: Status = ACTIVE
+    status: PublicStatus = ACTIVE
     reached_zero_vit: bool = False
     cooldowns: dict[str, int] = field(default_factory=dict)
     uses: dict[str, int] = field(default_factory=lambda: {"annul_anticipate": 0})
@@ -163,6 +164,7 @@ class Participant:
     def from_dict(cls, d: dict[str, Any]) -> Participant:
         data = {k: clone(v) for k, v in d.items() if k in FIELDS and k not in SHARED}
         skills = {k: dict(v) for k, v in d["skills"].items()}
+        data["status"] = PublicStatus(d.get("status", ACTIVE))
         return cls(skills=skills, sheet=d.get("sheet", {}), **data)
 
 

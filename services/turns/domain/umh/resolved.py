@@ -17,7 +17,7 @@ from services.turns.domain.umh.inflight import InFlight
 from services.turns.domain.umh.participant import DOWN
 from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.reactions import close_windows_of, next_hit
-from services.turns.domain.umh.state import PHASE_ENDED, CombatState
+from services.turns.domain.umh.state import CombatState
 from shared.domain import Decision
 from shared.messages import (
     ACTION_COMPLETED,
@@ -28,7 +28,7 @@ from shared.messages import (
 )
 from shared.outcome import Outcome
 from shared.payloads import CombatantDown, Position
-from shared.vocabulary import EndReason
+from shared.vocabulary import EndReason, Phase
 
 State = dict[str, Any]
 
@@ -37,7 +37,7 @@ def on_event(
     state_dict: State, event_type: str, payload: dict[str, Any], now_ms: int
 ) -> Decision[State]:
     """Route an event by type; types turns does not follow change nothing."""
-    if state_dict.get("phase") == PHASE_ENDED:
+    if state_dict.get("phase") == Phase.ENDED:
         return Decision(None)
     if event_type == ACTION_RESOLVED:
         return on_action_resolved(state_dict, payload, now_ms)

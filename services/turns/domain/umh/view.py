@@ -13,8 +13,9 @@ from typing import Any
 from services.turns.domain.umh.conditions import effects_view
 from services.turns.domain.umh.inflight import Reaction
 from services.turns.domain.umh.participant import Participant
-from services.turns.domain.umh.state import PHASE_ENDED, SIDES, CombatState
+from services.turns.domain.umh.state import SIDES, CombatState
 from shared.domain import rfc3339
+from shared.vocabulary import Phase
 
 
 def slots_left(state: CombatState) -> dict[str, int]:
@@ -173,7 +174,7 @@ def view(state_dict: dict[str, Any]) -> dict[str, Any]:
 
 def is_active(state_dict: dict[str, Any]) -> bool:
     """False once the combat has ended (umh 4.1.1)."""
-    return bool(state_dict["phase"] != PHASE_ENDED)
+    return bool(state_dict["phase"] != Phase.ENDED)
 
 
 def armed_timers(state_dict: dict[str, Any]) -> dict[str, int]:

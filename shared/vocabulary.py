@@ -55,3 +55,18 @@ class PublicStatus(StrEnum):
     DOWN = "down"
     FLED = "fled"
     DISCONNECTED = "disconnected"
+
+
+class EffectKind(StrEnum):
+    """API.md effect ``kind``: indirect damage (umh 11.2 - 11.3), crowd control (11.4),
+    states (11.5), and what a player keeps up on himself (boosters, reductions,
+    regenerations, mental shields, coatings; umh 7.3, 8.1.1.2, 9.2.6, 9.7)."""
+
+    INDIRECT = "indirect"
+    CONTROL = "control"
+    STATE = "state"
+    BOOSTER = "booster"
+    REDUCTION = "reduction"
+    REGENERATION = "regeneration"
+    SHIELD = "shield"
+    COATING = "coating"

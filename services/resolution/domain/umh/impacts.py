@@ -29,6 +29,7 @@ from shared.payloads import Position
 from shared.rulesets.umh.attributes import below_one
 from shared.rulesets.umh.grid import Square, distance
 from shared.rulesets.umh.sheet import Skill
+from shared.vocabulary import EffectKind
 
 if TYPE_CHECKING:
     from services.resolution.domain.umh.resolve import ActionRequest, Tally
@@ -190,7 +191,7 @@ def _collision_hit(
     before = current.vit
     current = current.with_vit(before - damage)
     effect = make_effect(
-        "control",
+        EffectKind.CONTROL,
         "aturdimiento",
         key=f"{request.action_id}:{who}:collision",
         actions=stun,

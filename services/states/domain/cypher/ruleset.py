@@ -149,6 +149,7 @@ class CypherAftermath:
         payload: dict[str, Any],
         ctx: Context,
     ) -> Decision[State]:
+        """combat.started and combat.ended of a cypher combat (001 RECUPERAR, B-10)."""
         if event_type == COMBAT_STARTED:
             return self.entered(state, character, payload, ctx)
         if event_type == COMBAT_ENDED:
@@ -201,6 +202,7 @@ class CypherAftermath:
         payload: dict[str, Any],
         ctx: Context,
     ) -> Decision[State]:
+        """``cypher.rest`` (the day's next rest, 001 RECUPERAR) or ``cypher.end_rest``."""
         try:
             command = COMMANDS.validate_python(payload.get("command", {}))
         except ValidationError as exc:
@@ -211,6 +213,18 @@ class CypherAftermath:
         from_sheet(record, payload.get("sheet"))
         if isinstance(command, EndRestCommand):
             return self.end_rest(record, character, payload, command, ctx)
+        return self.rest(record, character, payload, command, ctx)
+
+    def rest(
+        self,
+        record: CypherRecord,
+        character: str,
+        payload: dict[str, Any],
+        command: RestCommand,
+        ctx: Context,
+    ) -> Decision[State]:
+        """The day's next rest starts (B-9); its seed is committed now; the first one (a few
+        seconds) rolls at once, the others when their timer fires (W14)."""
         resting = rests.start_rest(
             record,
             ctx.now_ms,
@@ -279,6 +293,7 @@ class CypherAftermath:
     def on_timer(
         self, state: State | None, character: str, timer_id: str, ctx: Context
     ) -> Decision[State]:
+        """W14: the running rest is over: its roll (a stale timer: nothing)."""
         record = CypherRecord.parse(state) if state else None
         if record is None or record.resting is None:
             return Decision(None)

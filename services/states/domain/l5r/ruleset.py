@@ -57,6 +57,7 @@ class L5rAftermath:
         payload: dict[str, Any],
         ctx: Context,
     ) -> Decision[State]:
+        """combat.started and combat.ended of an l5r combat (T004-03, C-5)."""
         now = ctx.now_ms
         if event_type == COMBAT_STARTED:
             record = record_of(state, character)
@@ -98,6 +99,7 @@ class L5rAftermath:
         payload: dict[str, Any],
         ctx: Context,
     ) -> Decision[State]:
+        """l5r has no character commands (RULES.md section 4)."""
         raise RuleViolation("not_implemented", "l5r (RULES.md section 4)", ruleset=self.name)
 
     def on_timer(
@@ -153,6 +155,7 @@ class L5rAftermath:
         return StatesChecked(allowed=not refusals, refusals=refusals, weekly_uses=counters)
 
     def view(self, state: State | None, *, now_ms: int) -> dict[str, Any]:
+        """``ruleset_status.l5r``: the pool now, the ring, the next point back, Alentar."""
         record = L5rRecord.parse(state) if state else L5rRecord()
         body = CharacterStatus(in_combat=record.in_combat).model_dump(mode="json")
         if record.has_pool:
@@ -168,6 +171,7 @@ class L5rAftermath:
         return {"status": body, "history": history}
 
     def armed_timers(self, state: State) -> list[TimerRequest]:
+        """W15: a pool below the ring gets its point back a day after its last change."""
         record = L5rRecord.parse(state)
         if not record.has_pool:
             return []

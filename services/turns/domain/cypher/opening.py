@@ -30,6 +30,7 @@ RULE = "cypher ASALTO"
 
 
 def parse_sheets(cmd: StartCombat) -> dict[str, CypherSheet]:
+    """The first checks of the module docstring: every sheet a valid cypher sheet, once."""
     everyone = [cmd.attacker, *cmd.defenders]
     if len(set(everyone)) != len(everyone):
         raise RuleViolation("duplicate_participant", RULE)
@@ -79,6 +80,7 @@ def condition_of(sheet: CypherSheet, side: Side, kept: dict[str, int] | None) ->
 def new_state(
     cmd: StartCombat, sheets: dict[str, CypherSheet], tenant: str, room: str, now_ms: int
 ) -> CypherCombat:
+    """The combat before its first roll: sides, conditions, settings, the dice."""
     sides = {Side.ATTACKERS: [cmd.attacker], Side.DEFENDERS: list(cmd.defenders)}
     kept = cmd.weekly_uses
     participants = {

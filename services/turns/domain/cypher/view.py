@@ -12,6 +12,7 @@ from shared.rulesets.cypher.conditions import Condition
 
 
 def participant_view(state: CypherCombat, character: str, p: Condition) -> dict[str, Any]:
+    """One combatant: API.md status, his condition (pools, track, special damage), rests."""
     dumped = p.to_dict()
     return {
         "side": dumped["side"],
@@ -34,6 +35,7 @@ def participant_view(state: CypherCombat, character: str, p: Condition) -> dict[
 
 
 def turn_view(state: CypherCombat, turn: Turn | None) -> dict[str, Any] | None:
+    """Whose turn it is (001 ACCIÓN), whether he acted and moved, what is being resolved."""
     if turn is None:
         return None
     return {
@@ -48,6 +50,7 @@ def turn_view(state: CypherCombat, turn: Turn | None) -> dict[str, Any] | None:
 
 
 def view(state: CypherCombat) -> dict[str, Any]:
+    """The combat as API.md "Combats" shows it (the fields services/turns owns)."""
     dumped = state.to_dict()
     return {
         "id": state.id,

@@ -28,6 +28,7 @@ MAX_DEFENDERS: Final = 8
 
 
 def check(cmd: StartCombat) -> dict[str, L5rSheet]:
+    """The checks of the module docstring, in order; every sheet parsed."""
     if cmd.ruleset != RULESET:
         raise RuleViolation("ruleset_mismatch", None, expected=RULESET, got=cmd.ruleset)
     everyone = [cmd.attacker, *cmd.defenders]
@@ -99,6 +100,7 @@ def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> tuple[L5r
 
 
 def started_payload(cmd: StartCombat, state: L5rCombat, now_ms: int) -> dict[str, Any]:
+    """``combat.started``: the sides, the opening, the sheets and settings as given."""
     return {
         "combat_id": state.id,
         "ruleset": RULESET,

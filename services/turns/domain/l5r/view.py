@@ -14,6 +14,8 @@ from shared.vocabulary import Phase
 
 
 def participant_view(state: L5rCombat, p: Fighter) -> dict[str, Any]:
+    """One combatant: initiative (wound penalty off, C-13), wounds and rank (C-7), Void, TN
+    to be hit (C-27), stance and what it brings, this round's counters."""
     d = p.model_dump(mode="json")
     return {
         "side": d["side"],
@@ -51,6 +53,7 @@ def participant_view(state: L5rCombat, p: Fighter) -> dict[str, Any]:
 
 
 def turn_view(state: L5rCombat) -> dict[str, Any] | None:
+    """Whose turn it is (Paso 2), his stance declared or not, the clock."""
     turn = state.turn
     if turn is None:
         return None
@@ -70,6 +73,7 @@ def timers_view(state: L5rCombat) -> list[dict[str, Any]]:
 
 
 def view(state: L5rCombat) -> dict[str, Any]:
+    """The combat as API.md "Combats" shows it (the fields services/turns owns)."""
     d = state.to_dict()
     result = d["result"]
     preparing = state.phase == Phase.PREPARATION

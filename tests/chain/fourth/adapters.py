@@ -3,7 +3,7 @@ real code): pure adapters implementing each service's ``interface.py``."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from services.states.interface import Context
 from shared.domain import Decision, TimerRequest
@@ -27,11 +27,10 @@ from shared.payloads import (
     StatesChecked,
     TimerFired,
 )
+from shared.vocabulary import SIDES, EndReason, PublicStatus, Side
 from tests.chain.fourth.definition import ToyPoke, ToySettings
 
 State = dict[str, Any]
-Side = Literal["attackers", "defenders"]
-SIDES: tuple[Side, Side] = ("attackers", "defenders")
 
 
 class ToyTurns:
@@ -80,9 +79,11 @@ class ToyTurns:
             combat_id=state["combat_id"],
             ruleset="toy",
             winner=sides[payload["actor"]],
-            reason="defeat",
+            reason=EndReason.DEFEAT,
             participants={
-                c: CombatEndedParticipant(side=side, status="active" if points[c] else "down")
+                c: CombatEndedParticipant(
+                    side=side, status=PublicStatus.ACTIVE if points[c] else PublicStatus.DOWN
+                )
                 for c, side in sides.items()
             },
             ended_at_ms=now_ms,

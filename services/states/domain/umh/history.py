@@ -1,43 +1,23 @@
-"""What one input did to a record: events, timers armed and cancelled, in order.
+"""What one input did to a record, written in its history and announced.
 
 Every change is written twice: a line of the character's history (with its rule and reason)
 and an event (``aftermath.applied`` for what a combat caused, ``<state>.expired`` when a
 wall-clock state ends, ``status.adjusted`` for a moderator's change). Timers are requested
 through :func:`arm` and :func:`disarm`, which keep the record's :class:`Timed` states and the
-decision's ``arm`` / ``cancel`` lists in step.
+``arm`` / ``cancel`` lists of the input's :class:`shared.outcome.Outcome` in step.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from dataclasses import replace
 from typing import Any
 
 from services.states.domain.umh.record import CharacterRecord, HistoryEntry, Timed
-from shared.domain import Decision, TimerRequest
+from shared.domain import TimerRequest
 from shared.messages import AFTERMATH_APPLIED, Event
+from shared.outcome import Outcome
 
 State = dict[str, Any]
-
-
-def rfc3339(at_ms: int | None) -> str | None:
-    """Unix milliseconds as an RFC 3339 UTC string (API.md: all times)."""
-    if at_ms is None:
-        return None
-    moment = datetime.fromtimestamp(at_ms / 1000, tz=UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-@dataclass
-class Outcome:
-    events: list[Event] = field(default_factory=list)
-    arm: list[TimerRequest] = field(default_factory=list)
-    cancel: list[str] = field(default_factory=list)
-
-    def decision(self, record: CharacterRecord, base: State | None) -> Decision[State]:
-        """The new state (keys the runtime keeps beside the record are carried over)."""
-        state = {**(base or {}), **record.to_dict()}
-        return Decision(state, list(self.events), list(self.arm), list(self.cancel))
 
 
 def note(
@@ -81,12 +61,8 @@ def arm(
 
 def disarm(out: Outcome, timed: Timed | None) -> None:
     """Cancel a timed state's timer; one armed by this same input is simply not armed."""
-    if timed is None:
-        return
-    if any(request.timer_id == timed.timer_id for request in out.arm):
-        out.arm = [r for r in out.arm if r.timer_id != timed.timer_id]
-    else:
-        out.cancel.append(timed.timer_id)
+    if timed is not None:
+        out.disarm(timed.timer_id)
 
 
 def timer_requests(record: CharacterRecord) -> list[TimerRequest]:

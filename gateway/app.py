@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from gateway import errors
+from gateway.bodies import BodyGuard
 from gateway.commands import CommandClient
 from gateway.context import Gateway
 from gateway.metrics import MetricsMiddleware
@@ -78,11 +79,15 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         version="1.0.0",
         description=DESCRIPTION,
         lifespan=lifespan,
-        max_body_size=settings.referee_max_body_bytes,
         responses=errors.ERROR_RESPONSES,
     )
     errors.install(app)
     app.add_middleware(MetricsMiddleware)
+    app.add_middleware(
+        BodyGuard,
+        max_bytes=settings.referee_max_body_bytes,
+        timeout_seconds=settings.referee_body_timeout_seconds,
+    )
     for module in (admin, keys, settings_routes, characters, combats, actions, events, ops):
         app.include_router(module.router)
     app.include_router(aftermath.router)

@@ -71,6 +71,11 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
     "invalid_request": _rule(
         "The request does not match the schema.", "La petición no cumple el esquema."
     ),
+    "request_timeout": ErrorKind(
+        408,
+        "The request body did not arrive in time.",
+        "El cuerpo de la petición no llegó a tiempo.",
+    ),
     "payload_too_large": ErrorKind(413, "The body is too large.", "El cuerpo es demasiado grande."),
     "rate_limited": ErrorKind(429, "Too many requests.", "Demasiadas peticiones."),
     "dependency_unavailable": ErrorKind(

@@ -195,6 +195,8 @@ class GatewaySettings(CommonSettings):
     referee_admin_token: str = ""
     referee_request_timeout: float = Field(5.0, gt=0, description="API.md: 202 after 5 s")
     referee_max_body_bytes: int = Field(256 * 1024, ge=1024)
+    # A request that declares a body must send all of it within this time (408 after).
+    referee_body_timeout_seconds: float = Field(15.0, gt=0, le=300)
     # Requests per second each API key may make, and the burst it may save up (429 beyond).
     referee_rate_per_second: float = Field(50.0, gt=0)
     referee_rate_burst: int = Field(100, ge=1)

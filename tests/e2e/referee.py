@@ -39,10 +39,17 @@ RUNNING: list[Suite] = []
 
 
 # --- suites -----------------------------------------------------------------------------------
-async def start_suite(rabbitmq_url: str, redis_url: str, log_root: Path) -> Suite:
-    """The four processes in a fresh namespace and on a free port, ready to serve."""
+async def start_suite(
+    rabbitmq_url: str, redis_url: str, log_root: Path, *, extra_env: dict[str, str] | None = None
+) -> Suite:
+    """The four processes in a fresh namespace and on a free port, ready to serve.
+
+    ``extra_env`` tunes the processes (``REFEREE_...`` settings) for a suite of its own.
+    """
     namespace = new_namespace("e")
-    suite = Suite(namespace, rabbitmq_url, redis_url, log_root / namespace)
+    suite = Suite(
+        namespace, rabbitmq_url, redis_url, log_root / namespace, extra_env=dict(extra_env or {})
+    )
     RUNNING.append(suite)
     try:
         await asyncio.to_thread(suite.start_all)

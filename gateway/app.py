@@ -26,6 +26,7 @@ from gateway.routes import (
     ops,
 )
 from gateway.routes import settings as settings_routes
+from gateway.throttle import AuthThrottle
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.logging import configure, get_logger
@@ -59,7 +60,15 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         limiter = RateLimiter(
             redis, rate=settings.referee_rate_per_second, burst=settings.referee_rate_burst
         )
-        app.state.gateway = Gateway(settings, redis, bus, names, client, recorder, limiter)
+        throttle = AuthThrottle(
+            redis,
+            names,
+            rate=settings.referee_auth_failure_per_second,
+            burst=settings.referee_auth_failure_burst,
+        )
+        app.state.gateway = Gateway(
+            settings, redis, bus, names, client, recorder, limiter, throttle
+        )
         if settings.admin_token_generated:
             log.warning(
                 "admin_token_generated",

@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 from gateway.commands import CommandClient
 from gateway.ratelimit import RateLimiter
 from gateway.recorder import Recorder
+from gateway.throttle import AuthThrottle
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.settings import GatewaySettings
@@ -25,6 +26,7 @@ class Gateway:
     client: CommandClient
     recorder: Recorder
     limiter: RateLimiter
+    auth_throttle: AuthThrottle
     ready_cache: dict[str, Any] = field(default_factory=dict)
 
 

@@ -113,6 +113,10 @@ class Keys:
         """The token bucket of one API key (gateway/ratelimit.py)."""
         return f"{self.ns}:ratelimit:{key_id}"
 
+    def auth_failures(self, address: str) -> str:
+        """The bucket of failed authentications of one client address (gateway/throttle.py)."""
+        return f"{self.ns}:authfail:{address}"
+
     def settings(self, tenant: str) -> str:
         return f"{self.ns}:{{tenant:{tenant}}}:settings"
 

@@ -200,6 +200,10 @@ class GatewaySettings(CommonSettings):
     # Requests per second each API key may make, and the burst it may save up (429 beyond).
     referee_rate_per_second: float = Field(50.0, gt=0)
     referee_rate_burst: int = Field(100, ge=1)
+    # Failed authentications each client address may make at once, and how many a second it
+    # earns back (429 beyond, for every credential it presents: docs/hostile-input.md).
+    referee_auth_failure_burst: int = Field(20, ge=1)
+    referee_auth_failure_per_second: float = Field(0.2, gt=0)
 
     @model_validator(mode="after")
     def _admin_token(self) -> GatewaySettings:

@@ -10,26 +10,27 @@ from __future__ import annotations
 import secrets
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
+from pydantic import ConfigDict, Field, StrictBool, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from shared.api_types import ApiModel, Bool, Float, Int
 from shared.settings_l5r import L5rSettings
 
 
-class TimerSettings(BaseModel):
+class TimerSettings(ApiModel):
     """Wall-clock limits of a combat (RULES.md 7.1)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    turn_seconds: int = Field(300, ge=1, le=86400, description="umh 2.3.5: a turn lasts 5 minutes")
-    defense_seconds: int = Field(300, ge=1, le=86400, description="umh 2.4.2: 5 minutes to defend")
-    preparation_seconds: int = Field(
+    turn_seconds: Int = Field(300, ge=1, le=86400, description="umh 2.3.5: a turn lasts 5 minutes")
+    defense_seconds: Int = Field(300, ge=1, le=86400, description="umh 2.4.2: 5 minutes to defend")
+    preparation_seconds: Int = Field(
         120, ge=1, le=86400, description="umh 1.3.1: the preparation round lasts 2 minutes"
     )
-    disconnect_seconds: int = Field(
+    disconnect_seconds: Int = Field(
         600, ge=1, le=86400, description="umh 4.3.3: 10 minutes to come back"
     )
-    veto_seconds: int | None = Field(
+    veto_seconds: Int | None = Field(
         None,
         ge=1,
         le=86400,
@@ -37,16 +38,16 @@ class TimerSettings(BaseModel):
     )
 
 
-class AftermathSettings(BaseModel):
+class AftermathSettings(ApiModel):
     """Wall-clock states that outlive a combat (RULES.md 7.1)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    immunity_seconds: int = Field(300, ge=1, le=30 * 86400, description="umh 4.2.1 / 4.2.2 / 4.2.4")
-    flee_room_ban_seconds: int = Field(900, ge=1, le=30 * 86400, description="umh 4.2.3")
-    flee_cooldown_seconds: int = Field(259200, ge=1, le=30 * 86400, description="umh 4.1.1.1.1")
-    imprisonment_max_seconds: int = Field(259200, ge=1, le=30 * 86400, description="umh 4.5.2")
-    vigor_recovery_seconds: int = Field(
+    immunity_seconds: Int = Field(300, ge=1, le=30 * 86400, description="umh 4.2.1 / 4.2.2 / 4.2.4")
+    flee_room_ban_seconds: Int = Field(900, ge=1, le=30 * 86400, description="umh 4.2.3")
+    flee_cooldown_seconds: Int = Field(259200, ge=1, le=30 * 86400, description="umh 4.1.1.1.1")
+    imprisonment_max_seconds: Int = Field(259200, ge=1, le=30 * 86400, description="umh 4.5.2")
+    vigor_recovery_seconds: Int = Field(
         604800,
         ge=1,
         le=30 * 86400,
@@ -54,15 +55,15 @@ class AftermathSettings(BaseModel):
     )
 
 
-class UmhReadings(BaseModel):
+class UmhReadings(ApiModel):
     """The readings of RULES.md 6.1 marked "config": the recommended one is the default."""
 
     model_config = ConfigDict(extra="forbid")
 
-    lone_fighter_bucket_cap: bool = Field(
+    lone_fighter_bucket_cap: Bool = Field(
         True, description="A-15: the +2 PA never take the lone fighter past the round's PA"
     )
-    cooldown_from_next_round: bool = Field(
+    cooldown_from_next_round: Bool = Field(
         True, description="A-19: a cooldown of n rounds ends at r + n + 1 (false: r + n)"
     )
     annul_anticipate_counter: Literal["per_skill", "shared"] = Field(
@@ -71,50 +72,50 @@ class UmhReadings(BaseModel):
     stat_below_one: Literal["keep", "clamp"] = Field(
         "keep", description="A-22: a REF / VEL reduced under 1 keeps its value, or becomes 1"
     )
-    indirect_per_turn: bool = Field(
+    indirect_per_turn: Bool = Field(
         False, description="A-25: indirect damage ticks per general action (false) or per turn"
     )
-    burn_total_split: bool = Field(
+    burn_total_split: Bool = Field(
         False, description="A-28: a fire burn of 10 % per action (false) or 10 % over 3"
     )
-    sonic_literal: bool = Field(
+    sonic_literal: Bool = Field(
         False, description="A-29: the literal reading of a sonic hit past a partial defense"
     )
     grid_metric: Literal["chebyshev", "manhattan"] = Field(
         "chebyshev", description="A-61: a diagonal step is 1 square (chebyshev) or 2"
     )
-    ambidextrous_four_plus: tuple[float, float] | None = Field(
+    ambidextrous_four_plus: tuple[Float, Float] | None = Field(
         None, description="A-78: multipliers for weapons 4+ tiers apart (none: a moderator)"
     )
-    unique_weapon_alone: bool = Field(
+    unique_weapon_alone: Bool = Field(
         False, description="A-80: reading B (only the unique weapon counts) instead of A"
     )
-    intrusion_literal: bool = Field(
+    intrusion_literal: Bool = Field(
         False, description="A-96: every skill with added effects is a mental intrusion"
     )
-    preparation_ends_when_ready: bool = Field(
+    preparation_ends_when_ready: Bool = Field(
         True, description="A-99: the preparation round ends once everyone is ready"
     )
 
 
-class UmhSettings(BaseModel):
+class UmhSettings(ApiModel):
     """umh numbers the seed leaves to the community (RULES.md A-16, A-20, section 6.1)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    pa_per_round: int = Field(10, ge=1, le=1000, description="umh 3.1.1 / A-16: PA_MAX")
-    uses_per_combat_annul_anticipate: int = Field(
+    pa_per_round: Int = Field(10, ge=1, le=1000, description="umh 3.1.1 / A-16: PA_MAX")
+    uses_per_combat_annul_anticipate: Int = Field(
         5, ge=0, le=1000, description="umh 2.3.4.1: uses of each annulment / anticipation"
     )
     readings: UmhReadings = Field(default_factory=UmhReadings)
 
 
-class CypherSettings(BaseModel):
+class CypherSettings(ApiModel):
     """cypher readings RULES.md 6.2 marks config (seed 001)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    day_boundary_minutes: int = Field(
+    day_boundary_minutes: Int = Field(
         0, ge=0, le=1439, description="cypher B-9: when the day's rests start again (UTC minutes)"
     )
     literal_low_light: StrictBool = Field(
@@ -122,7 +123,7 @@ class CypherSettings(BaseModel):
     )
 
 
-class CommunitySettings(BaseModel):
+class CommunitySettings(ApiModel):
     """API.md "Settings": per community, defaults from the rules."""
 
     model_config = ConfigDict(extra="forbid")

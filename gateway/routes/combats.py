@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
@@ -19,6 +19,7 @@ from gateway.routes.characters import load_sheet
 from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, Square
+from shared.api_types import ApiModel
 from shared.messages import CMD_COMBAT_START
 from shared.payloads import Opening, StartCombat, StatesCheck
 from shared.redis_streams import text
@@ -28,7 +29,7 @@ router = APIRouter(prefix="/v1/combats", tags=["combats"])
 Room = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
 
 
-class OpeningBody(BaseModel):
+class OpeningBody(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["challenge", "skill"]
@@ -44,7 +45,7 @@ class OpeningBody(BaseModel):
         return self
 
 
-class StartCombatBody(BaseModel):
+class StartCombatBody(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     room: Room

@@ -138,6 +138,12 @@ class ServiceRuntime:
             if loaded is None:
                 log.info("message_already_processed", subject=target.subject)
                 return "duplicate"
+            if_match = _if_match_of(env)
+            if if_match is not None and loaded.aggregate_version != if_match:
+                # ARCHITECTURE.md step 5: the precondition before the rules, so that the loser
+                # of a race gets 409, not the rule code the winner's change now triggers.
+                await self._reject(env, _version_mismatch(if_match, loaded.aggregate_version))
+                return "rejected"
             now = now_ms()
             try:
                 decision = handler(env, loaded.data, target, now)
@@ -157,17 +163,7 @@ class ServiceRuntime:
             if result.status is CommitStatus.DUPLICATE:
                 return "duplicate"
             if result.status is CommitStatus.PRECONDITION:
-                await self._reject(
-                    env,
-                    {
-                        "code": "version_mismatch",
-                        "rule": None,
-                        "details": {
-                            "expected": commit.if_match,
-                            "actual": result.aggregate_version,
-                        },
-                    },
-                )
+                await self._reject(env, _version_mismatch(if_match, result.aggregate_version))
                 return "rejected"
             await self._flush(target)
             return "committed"
@@ -264,7 +260,6 @@ class ServiceRuntime:
                 }
             )
         expires = self.spec.expires(decision.state)
-        if_match = env.payload.get("if_match") if env.type == CMD_COMBAT_ACT else None
         return Commit(
             expected_version=version,
             state=decision.state,
@@ -273,7 +268,7 @@ class ServiceRuntime:
             outbox=outbox,
             log=log_entries,
             view=self.spec.view(decision.state, now),
-            if_match=if_match if isinstance(if_match, int) else None,
+            if_match=_if_match_of(env),
             ttl_seconds=self.retention_seconds if expires else 0,
         )
 
@@ -404,6 +399,22 @@ class ServiceRuntime:
         if rearmed:
             log.warning("timers_rearmed_by_reconciler", count=rearmed)
         return rearmed
+
+
+def _if_match_of(env: Envelope) -> int | None:
+    """The version an action's ``If-Match`` expects (API.md), if it named one."""
+    if env.type != CMD_COMBAT_ACT:
+        return None
+    expected = env.payload.get("if_match")
+    return expected if isinstance(expected, int) and not isinstance(expected, bool) else None
+
+
+def _version_mismatch(expected: int | None, actual: int | None) -> dict[str, Any]:
+    return {
+        "code": "version_mismatch",
+        "rule": None,
+        "details": {"expected": expected, "actual": actual},
+    }
 
 
 def _meta_of(state: State) -> dict[str, Any]:

@@ -144,6 +144,10 @@ class Keys:
         """A command's rejection, kept for polling after a 202."""
         return f"{self.ns}:{{tenant:{tenant}}}:outcome:{correlation_id}"
 
+    def action_sent(self, tenant: str, action_id: str) -> str:
+        """The combat an action id was sent to (an id nobody sent is unknown: 404)."""
+        return f"{self.ns}:{{tenant:{tenant}}}:action:{action_id}"
+
 
 class Names:
     """RabbitMQ exchange and queue names derived from one namespace."""

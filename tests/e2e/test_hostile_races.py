@@ -9,10 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.e2e.referee import Community, Referee, error_of, expect, unique
+from tests.e2e.referee import (
+    Community,
+    Referee,
+    error_of,
+    expect,
+    start_suite,
+    stop_suite,
+    unique,
+    wait_until,
+)
+from tests.support.suite import Suite
 
 pytestmark = [pytest.mark.e2e]
 
@@ -69,3 +80,40 @@ async def test_an_unknown_action_id_is_404(referee: Referee) -> None:
     other, *_ = await fighting_pair(community)
     elsewhere = await community.client.get(f"/v1/combats/{other}/actions/{passed['action_id']}")
     error_of(elsewhere, 404, "not_found")
+
+
+@pytest.fixture
+async def quick_202(
+    rabbitmq_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Suite]:
+    """A suite of its own (a test kills a service) that answers 202 after 1 s."""
+    running = await start_suite(
+        rabbitmq_url,
+        redis_url,
+        tmp_path_factory.mktemp("e2e-races"),
+        extra_env={"REFEREE_REQUEST_TIMEOUT": "1"},
+    )
+    try:
+        yield running
+    finally:
+        await stop_suite(running)
+
+
+async def test_an_action_in_flight_is_pending_then_completed(quick_202: Suite) -> None:
+    api = Referee(quick_202)
+    try:
+        community = await api.new_community()
+        cid, ana, _, _ = await fighting_pair(community)
+        await asyncio.to_thread(quick_202.kill, "turns")
+        answer = expect(await community.act(cid, {"type": "pass_turn", "actor": ana}), 202)
+        location = answer.headers["Location"]
+        assert expect(await community.client.get(location), 200).json()["status"] == "pending"
+        await asyncio.to_thread(quick_202.restart, "turns")
+
+        async def completed() -> bool | None:
+            status = expect(await community.client.get(location), 200).json()["status"]
+            return True if status == "completed" else None
+
+        await wait_until(completed, within=30, what="the action to complete after the restart")
+    finally:
+        await api.aclose()

@@ -22,7 +22,7 @@ from shared.actions_base import CharacterId, Square
 from shared.api_types import ApiModel
 from shared.messages import CMD_COMBAT_START
 from shared.payloads import Opening, StartCombat, StatesCheck
-from shared.redis_streams import text
+from shared.redis_streams import parse_stream_id, text
 
 router = APIRouter(prefix="/v1/combats", tags=["combats"])
 
@@ -190,10 +190,15 @@ async def combat_log(
     combat_id: CombatId,
     principal: Annotated[Principal, Depends(current_principal)],
     combats: Annotated[CombatReader, Depends(reader)],
-    after: Annotated[str | None, Query(pattern=r"^\d{1,20}-\d{1,20}$")] = None,
+    after: Annotated[str | None, Query(max_length=100)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
 ) -> dict[str, Any]:
     """Every event of the combat in order (the audit log); page with ``after``."""
+    if after is not None and parse_stream_id(after) is None:
+        message = "a log id <ms>-<seq>, each part an unsigned 64-bit integer"
+        raise ApiError(
+            "invalid_request", details={"errors": [{"path": "query.after", "message": message}]}
+        )
     if await combats.view(combat_id, principal.community_id) is None:
         raise ApiError("not_found")
     entries = await combats.log(combat_id, after=after, limit=limit)

@@ -11,6 +11,7 @@ from gateway import errors
 from gateway.bodies import BodyGuard
 from gateway.commands import CommandClient
 from gateway.context import Gateway
+from gateway.fanout import EventHub
 from gateway.metrics import MetricsMiddleware
 from gateway.ratelimit import RateLimiter
 from gateway.recorder import Recorder
@@ -49,7 +50,12 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         names = Keys(settings.ns)
-        redis = redis_client(settings.redis_url, max_connections=512)
+        redis = redis_client(
+            settings.redis_url, max_connections=settings.referee_redis_max_connections
+        )
+        # The event streams' readers (one per community) block on a client of their own.
+        stream_redis = redis_client(settings.redis_url, max_connections=100_000)
+        hub = EventHub(stream_redis)
         bus = Bus.from_settings(settings)
         await bus.connect()
         await bus.declare_topology()
@@ -67,7 +73,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             burst=settings.referee_auth_failure_burst,
         )
         app.state.gateway = Gateway(
-            settings, redis, bus, names, client, recorder, limiter, throttle
+            settings, redis, bus, names, client, recorder, limiter, throttle, hub
         )
         if settings.admin_token_generated:
             log.warning(
@@ -79,9 +85,11 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await hub.close()
             await recorder.stop()
             await bus.close()
             await redis.aclose()
+            await stream_redis.aclose()
 
     app = FastAPI(
         title="Combat referee",

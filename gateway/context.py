@@ -9,6 +9,7 @@ from fastapi import Request
 from redis.asyncio import Redis
 
 from gateway.commands import CommandClient
+from gateway.fanout import EventHub
 from gateway.ratelimit import RateLimiter
 from gateway.recorder import Recorder
 from gateway.throttle import AuthThrottle
@@ -27,6 +28,7 @@ class Gateway:
     recorder: Recorder
     limiter: RateLimiter
     auth_throttle: AuthThrottle
+    hub: EventHub
     ready_cache: dict[str, Any] = field(default_factory=dict)
 
 

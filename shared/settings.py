@@ -201,6 +201,10 @@ class GatewaySettings(CommonSettings):
     # Requests per second each API key may make, and the burst it may save up (429 beyond).
     referee_rate_per_second: float = Field(50.0, gt=0)
     referee_rate_burst: int = Field(100, ge=1)
+    # Connections of the gateway's Redis pool for requests (event streams do not use it).
+    referee_redis_max_connections: int = Field(512, ge=4, le=100_000)
+    # A comment on every idle event stream this often, so proxies keep it open.
+    referee_sse_keepalive_seconds: float = Field(15.0, gt=0, le=300)
     # Failed authentications each client address may make at once, and how many a second it
     # earns back (429 beyond, for every credential it presents: docs/hostile-input.md).
     referee_auth_failure_burst: int = Field(20, ge=1)

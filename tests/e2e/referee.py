@@ -240,7 +240,10 @@ async def read_sse(
     within: float,
     last_event_id: str | None = None,
 ) -> list[Sse]:
-    """Read ``GET /v1/events`` until ``until(received)`` holds, then disconnect."""
+    """Read ``GET /v1/events`` until ``until(received)`` holds, then disconnect.
+
+    The stream's own control events (``stream.opened``, ``stream.reset``) are left out.
+    """
     headers = {"Last-Event-ID": last_event_id} if last_event_id is not None else {}
     received: list[Sse] = []
     try:
@@ -257,6 +260,8 @@ async def read_sse(
         ):
             expect(source.response, 200)
             async for message in source.aiter_sse():
+                if message.event.startswith("stream."):
+                    continue  # stream.opened / stream.reset: the stream's own controls
                 received.append(Sse(str(message.id), str(message.event), dict(message.json())))
                 if until(received):
                     break

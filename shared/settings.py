@@ -8,13 +8,15 @@ copied into every combat when it starts, so a change never alters a running comb
 from __future__ import annotations
 
 import secrets
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import ConfigDict, Field, StrictBool, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from shared.api_types import ApiModel, Bool, Float, Int
-from shared.settings_l5r import L5rSettings
+from shared.api_types import ApiModel, Int
+from shared.rulesets.registry import RULESETS
+
+Block = TypeVar("Block", bound=BaseModel)
 
 
 class TimerSettings(ApiModel):
@@ -55,84 +57,14 @@ class AftermathSettings(ApiModel):
     )
 
 
-class UmhReadings(ApiModel):
-    """The readings of RULES.md 6.1 marked "config": the recommended one is the default."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    lone_fighter_bucket_cap: Bool = Field(
-        True, description="A-15: the +2 PA never take the lone fighter past the round's PA"
-    )
-    cooldown_from_next_round: Bool = Field(
-        True, description="A-19: a cooldown of n rounds ends at r + n + 1 (false: r + n)"
-    )
-    annul_anticipate_counter: Literal["per_skill", "shared"] = Field(
-        "per_skill", description="A-20: uses counted per skill, or one counter for all"
-    )
-    stat_below_one: Literal["keep", "clamp"] = Field(
-        "keep", description="A-22: a REF / VEL reduced under 1 keeps its value, or becomes 1"
-    )
-    indirect_per_turn: Bool = Field(
-        False, description="A-25: indirect damage ticks per general action (false) or per turn"
-    )
-    burn_total_split: Bool = Field(
-        False, description="A-28: a fire burn of 10 % per action (false) or 10 % over 3"
-    )
-    sonic_literal: Bool = Field(
-        False, description="A-29: the literal reading of a sonic hit past a partial defense"
-    )
-    grid_metric: Literal["chebyshev", "manhattan"] = Field(
-        "chebyshev", description="A-61: a diagonal step is 1 square (chebyshev) or 2"
-    )
-    ambidextrous_four_plus: tuple[Float, Float] | None = Field(
-        None, description="A-78: multipliers for weapons 4+ tiers apart (none: a moderator)"
-    )
-    unique_weapon_alone: Bool = Field(
-        False, description="A-80: reading B (only the unique weapon counts) instead of A"
-    )
-    intrusion_literal: Bool = Field(
-        False, description="A-96: every skill with added effects is a mental intrusion"
-    )
-    preparation_ends_when_ready: Bool = Field(
-        True, description="A-99: the preparation round ends once everyone is ready"
-    )
-
-
-class UmhSettings(ApiModel):
-    """umh numbers the seed leaves to the community (RULES.md A-16, A-20, section 6.1)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    pa_per_round: Int = Field(10, ge=1, le=1000, description="umh 3.1.1 / A-16: PA_MAX")
-    uses_per_combat_annul_anticipate: Int = Field(
-        5, ge=0, le=1000, description="umh 2.3.4.1: uses of each annulment / anticipation"
-    )
-    readings: UmhReadings = Field(default_factory=UmhReadings)
-
-
-class CypherSettings(ApiModel):
-    """cypher readings RULES.md 6.2 marks config (seed 001)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    day_boundary_minutes: Int = Field(
-        0, ge=0, le=1439, description="cypher B-9: when the day's rests start again (UTC minutes)"
-    )
-    literal_low_light: StrictBool = Field(
-        False, description="cypher B-23: low-light training may beat the light (literal reading)"
-    )
-
-
-class CommunitySettings(ApiModel):
-    """API.md "Settings": per community, defaults from the rules."""
+class PlatformSettings(ApiModel):
+    """The part of API.md "Settings" every ruleset shares; :data:`CommunitySettings` adds one
+    block per registered ruleset under its name (``umh``, ``cypher``, ``l5r``)."""
 
     model_config = ConfigDict(extra="forbid")
 
     timers: TimerSettings = Field(default_factory=TimerSettings)
     aftermath: AftermathSettings = Field(default_factory=AftermathSettings)
-    umh: UmhSettings = Field(default_factory=UmhSettings)
-    l5r: L5rSettings = Field(default_factory=L5rSettings)
-    cypher: CypherSettings = Field(default_factory=CypherSettings)
     timezone: str = "Europe/Madrid"
 
     @field_validator("timezone")
@@ -145,6 +77,32 @@ class CommunitySettings(ApiModel):
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone {value!r}") from exc
         return value
+
+    def ruleset(self, name: str, kind: type[Block]) -> Block:
+        """The block of the ruleset ``name`` (its settings class is ``kind``)."""
+        block = getattr(self, name)
+        if not isinstance(block, kind):
+            raise TypeError(f"the {name} settings are a {type(block).__name__}, not {kind}")
+        return block
+
+
+def _blocks() -> dict[str, Any]:
+    return {
+        ruleset.name: (ruleset.settings, Field(default_factory=ruleset.settings))
+        for ruleset in RULESETS
+    }
+
+
+if TYPE_CHECKING:
+    CommunitySettings = PlatformSettings
+else:
+    CommunitySettings = create_model(
+        "CommunitySettings",
+        __base__=PlatformSettings,
+        __doc__='API.md "Settings": per community, defaults from the rules.',
+        __module__=__name__,
+        **_blocks(),
+    )
 
 
 Environment = Literal["development", "test", "production"]
@@ -201,14 +159,14 @@ class GatewaySettings(CommonSettings):
     # Requests per second each API key may make, and the burst it may save up (429 beyond).
     referee_rate_per_second: float = Field(50.0, gt=0)
     referee_rate_burst: int = Field(100, ge=1)
-    # Connections of the gateway's Redis pool for requests (event streams do not use it).
-    referee_redis_max_connections: int = Field(512, ge=4, le=100_000)
-    # A comment on every idle event stream this often, so proxies keep it open.
-    referee_sse_keepalive_seconds: float = Field(15.0, gt=0, le=300)
     # Failed authentications each client address may make at once, and how many a second it
     # earns back (429 beyond, for every credential it presents: docs/hostile-input.md).
     referee_auth_failure_burst: int = Field(20, ge=1)
     referee_auth_failure_per_second: float = Field(0.2, gt=0)
+    # Connections of the gateway's Redis pool for requests (event streams do not use it).
+    referee_redis_max_connections: int = Field(512, ge=4, le=100_000)
+    # A comment on every idle event stream this often, so proxies keep it open.
+    referee_sse_keepalive_seconds: float = Field(15.0, gt=0, le=300)
 
     @model_validator(mode="after")
     def _admin_token(self) -> GatewaySettings:

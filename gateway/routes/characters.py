@@ -14,7 +14,7 @@ from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
 from gateway.routes.settings import field_errors
 from shared.payloads import CharacterStatus
-from shared.sheets.registry import SHEET_ADAPTER, Sheet
+from shared.sheets import SHEET_ADAPTER, Sheet
 
 router = APIRouter(prefix="/v1/characters", tags=["characters"])
 

@@ -23,6 +23,7 @@ from shared.api_types import ApiModel
 from shared.messages import CMD_COMBAT_START
 from shared.payloads import Opening, StartCombat, StatesCheck
 from shared.redis_streams import parse_stream_id, text
+from shared.rulesets.registry import RulesetName
 
 router = APIRouter(prefix="/v1/combats", tags=["combats"])
 
@@ -49,7 +50,7 @@ class StartCombatBody(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     room: Room
-    ruleset: Literal["umh", "cypher", "l5r"]
+    ruleset: RulesetName
     attacker: CharacterId
     defenders: list[CharacterId] = Field(min_length=1, max_length=8)
     opening: OpeningBody

@@ -288,3 +288,39 @@ async def test_a_resume_point_in_the_future_gets_a_reset_then_live_events(api: R
     finally:
         task.cancel()
     assert received.types() == ["stream.reset", "combat.started"]
+
+
+@pytest.fixture
+async def own(
+    rabbitmq_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Suite]:
+    running = await start_suite(rabbitmq_url, redis_url, tmp_path_factory.mktemp("e2e-stop"))
+    try:
+        yield running
+    finally:
+        await stop_suite(running)
+
+
+async def test_the_gateway_stops_on_sigterm_while_streams_are_open(own: Suite) -> None:
+    """Open streams do not hold the gateway's shutdown (Ctrl-C under make run, a deploy)."""
+    referee = Referee(own)
+    try:
+        community = await referee.new_community()
+        received = Received()
+        task = asyncio.create_task(
+            watch(community.client, received, params={}, stop="never.arrives")
+        )
+        await wait_until(lambda: _opened(received), within=10, what="the stream to open", every=0.1)
+        gateway = own.procs["gateway"]
+        gateway.terminate()
+        try:
+            await asyncio.to_thread(gateway.wait, 15)
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+    finally:
+        await referee.aclose()
+
+
+async def _opened(received: Received) -> bool | None:
+    return True if received.events else None

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     rotate.add_argument("community_id")
     key = sub.add_parser("create-key", help="issue one more key for a community")
     key.add_argument("community_id")
-    key.add_argument("--scope", choices=["frontend", "moderator"], default="frontend")
+    key.add_argument("--scope", choices=["frontend", "moderator", "viewer"], default="frontend")
     revoke = sub.add_parser("revoke-key", help="revoke a key of a community")
     revoke.add_argument("community_id")
     revoke.add_argument("key_id")

@@ -11,6 +11,7 @@ from gateway import errors
 from gateway.bodies import BodyGuard
 from gateway.commands import CommandClient
 from gateway.context import Gateway
+from gateway.cors import Cors
 from gateway.fanout import EventHub
 from gateway.metrics import MetricsMiddleware
 from gateway.ratelimit import RateLimiter
@@ -25,6 +26,7 @@ from gateway.routes import (
     events,
     keys,
     ops,
+    stream_tokens,
 )
 from gateway.routes import settings as settings_routes
 from gateway.throttle import AuthThrottle
@@ -105,7 +107,18 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         max_bytes=settings.referee_max_body_bytes,
         timeout_seconds=settings.referee_body_timeout_seconds,
     )
-    for module in (admin, keys, settings_routes, characters, combats, actions, events, ops):
+    app.add_middleware(Cors)  # outermost: every answer, errors included, gets its headers
+    for module in (
+        admin,
+        keys,
+        settings_routes,
+        characters,
+        combats,
+        actions,
+        events,
+        stream_tokens,
+        ops,
+    ):
         app.include_router(module.router)
     app.include_router(aftermath.router)
     app.include_router(dice.router)

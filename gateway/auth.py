@@ -12,29 +12,18 @@ import json
 import secrets
 import time
 import uuid
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from redis.asyncio import Redis
 
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from gateway.principal import Principal as Principal  # the routes import it from here
+from gateway.principal import Scope
+from gateway.stream_tokens import StreamTokens
 from gateway.throttle import client_address
 from shared.keys import Keys
-
-Scope = Literal["frontend", "moderator"]
-
-
-@dataclass(frozen=True)
-class Principal:
-    community_id: str
-    key_id: str
-    scope: Scope
-
-    @property
-    def is_moderator(self) -> bool:
-        return self.scope == "moderator"
 
 
 def hash_key(api_key: str) -> str:
@@ -53,9 +42,8 @@ def _bearer(request: Request) -> str | None:
     return token.strip()
 
 
-async def current_principal(
-    request: Request, gw: Annotated[Gateway, Depends(gateway)]
-) -> Principal:
+async def _key_principal(request: Request, gw: Gateway) -> Principal:
+    """The community key in ``Authorization``, any scope; 401 without a valid one."""
     token = _bearer(request)
     if token is None:
         raise _unauthorized()
@@ -72,7 +60,16 @@ async def current_principal(
     ):
         await gw.auth_throttle.failed(address)
         raise _unauthorized()
-    principal = Principal(record["community_id"], record["key_id"], record["scope"])
+    scope = record["scope"]
+    principal = Principal(
+        record["community_id"], record["key_id"], scope, "player" if scope == "viewer" else "full"
+    )
+    await admit(request, gw, principal)
+    return principal
+
+
+async def admit(request: Request, gw: Gateway, principal: Principal) -> None:
+    """The key's rate limit (429 beyond it), then the principal is the request's."""
     wait = await gw.limiter.take(gw.keys.rate_bucket(principal.key_id))
     if wait is not None:
         raise ApiError(
@@ -81,6 +78,41 @@ async def current_principal(
             details={"retry_after_seconds": wait, "key_id": principal.key_id},
         )
     request.state.principal = principal
+
+
+async def current_principal(
+    request: Request, gw: Annotated[Gateway, Depends(gateway)]
+) -> Principal:
+    """A ``frontend`` or ``moderator`` key: what every call that may change something needs
+    (a ``viewer`` key gets 403)."""
+    principal = await _key_principal(request, gw)
+    if principal.scope == "viewer":
+        raise ApiError("forbidden", details={"needs": "frontend", "scope": "viewer"})
+    return principal
+
+
+async def any_key(request: Request, gw: Annotated[Gateway, Depends(gateway)]) -> Principal:
+    """Any key of the community, ``viewer`` included (no stream token)."""
+    return await _key_principal(request, gw)
+
+
+async def reading_principal(
+    request: Request,
+    gw: Annotated[Gateway, Depends(gateway)],
+    token: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            description="a stream token (POST /v1/stream-tokens) instead of Authorization, "
+            "for EventSource and other browser reads",
+        ),
+    ] = None,
+) -> Principal:
+    """Any key of the community, or a stream token in ``?token=``: the read-only calls."""
+    if token is None:
+        return await _key_principal(request, gw)
+    principal = await StreamTokens(gw).principal(token, client_address(request))
+    await admit(request, gw, principal)
     return principal
 
 

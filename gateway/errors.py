@@ -12,6 +12,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from gateway.allow import allow_header
 from shared.bus import BusUnavailableError
 from shared.errors import error_body, kind_of
 from shared.logging import get_logger
@@ -101,18 +102,6 @@ def error_response(
     return JSONResponse(body, status_code=status or kind_of(code).status, headers=headers)
 
 
-def allowed_methods(request: Request) -> set[str]:
-    """Every method some route serves on this path (Starlette names only the first route's)."""
-    methods: set[str] = set()
-    for route in request.app.router.routes:
-        regex = getattr(route, "path_regex", None)
-        if regex is not None and regex.match(request.url.path):
-            methods |= set(getattr(route, "methods", None) or ())
-    if "GET" in methods:
-        methods.add("HEAD")
-    return methods
-
-
 def _field_path(loc: tuple[Any, ...] | list[Any]) -> str:
     return ".".join(str(p) for p in loc)
 
@@ -147,7 +136,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 405:
-            allow = ", ".join(sorted(allowed_methods(request)))
+            allow = allow_header(request.app.router.routes, request.scope)
             return error_response(request, "method_not_allowed", headers={"Allow": allow})
         code = {
             400: "malformed_json",

@@ -44,6 +44,9 @@ class Entry:
     room: str
     combat_id: str | None
     data: str  # the SSE ``data``: public_event() as JSON
+    # Its player views, by visibility settings: told once for every player viewer
+    # (gateway/player_stream.py).
+    shown: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def parse(cls, entry_id: str, raw: bytes) -> Entry | None:

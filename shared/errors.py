@@ -53,6 +53,11 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
     "forbidden": ErrorKind(
         403, "This key may not make this call.", "Esta clave no puede hacer esta llamada."
     ),
+    "origin_not_allowed": ErrorKind(
+        403,
+        "No community allows this browser origin (settings cors.origins).",
+        "Ninguna comunidad permite este origen de navegador (ajustes cors.origins).",
+    ),
     "not_found": ErrorKind(404, "Not found.", "No encontrado."),
     "method_not_allowed": ErrorKind(
         405, "This method is not allowed here (see Allow).", "Método no permitido aquí (ver Allow)."

@@ -120,6 +120,18 @@ class Keys:
     def settings(self, tenant: str) -> str:
         return f"{self.ns}:{{tenant:{tenant}}}:settings"
 
+    def cors_origins(self, tenant: str) -> str:
+        """Set: the browser origins the community allows (its settings' ``cors.origins``)."""
+        return f"{self.ns}:{{tenant:{tenant}}}:cors"
+
+    def cors_origin(self, origin: str) -> str:
+        """Set: the communities that allow one browser origin (what a preflight asks)."""
+        return f"{self.ns}:cors-origin:{origin}"
+
+    def stream_token(self, token_hash: str) -> str:
+        """A stream token's grant (gateway/stream_tokens.py), expiring with the token."""
+        return f"{self.ns}:stream-token:{token_hash}"
+
     def character_sheet(self, tenant: str, character_id: str) -> str:
         return f"{self.ns}:{{tenant:{tenant}}}:character:{character_id}"
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from shared.api_types import ApiModel, Int
+from shared.frontend_settings import CorsSettings, VisibilitySettings
 from shared.rulesets.registry import RULESETS
 
 Block = TypeVar("Block", bound=BaseModel)
@@ -59,13 +60,17 @@ class AftermathSettings(ApiModel):
 
 class PlatformSettings(ApiModel):
     """The part of API.md "Settings" every ruleset shares; :data:`CommunitySettings` adds one
-    block per registered ruleset under its name (``umh``, ``cypher``, ``l5r``)."""
+    block per registered ruleset under its name (``umh``, ``cypher``, ``l5r``). ``cors`` and
+    ``visibility`` concern frontends (shared/frontend_settings.py): the gateway reads them
+    when it serves, so they apply to running combats too."""
 
     model_config = ConfigDict(extra="forbid")
 
     timers: TimerSettings = Field(default_factory=TimerSettings)
     aftermath: AftermathSettings = Field(default_factory=AftermathSettings)
     timezone: str = "Europe/Madrid"
+    cors: CorsSettings = Field(default_factory=CorsSettings)
+    visibility: VisibilitySettings = Field(default_factory=VisibilitySettings)
 
     @field_validator("timezone")
     @classmethod

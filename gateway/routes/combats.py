@@ -8,13 +8,15 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
-from gateway.auth import Principal, current_principal
+from gateway.auth import Principal, current_principal, reading_principal
 from gateway.context import Gateway, gateway
 from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
 from gateway.gates import ask_states
 from gateway.idempotency import Answer, idempotent
 from gateway.ids import CombatId
+from gateway.player_view import maxima_of, player_combat, player_event
+from gateway.principal import View
 from gateway.routes.characters import load_sheet
 from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
@@ -156,29 +158,55 @@ def fill_vitality(combat: dict[str, Any], sheets: dict[str, dict[str, Any]]) -> 
     return combat
 
 
+ViewParam = Annotated[
+    View | None,
+    Query(
+        description="player: without what the community's visibility settings hide "
+        "(docs/views.md); a viewer key or a player stream token always gets it"
+    ),
+]
+
+
+async def readable_combat(
+    combats: CombatReader, principal: Principal, combat_id: str
+) -> dict[str, Any]:
+    """The combat in its full view, if the principal may read it (404 otherwise)."""
+    combat = await combats.view(combat_id, principal.community_id)
+    if combat is None or not principal.may_read(str(combat.get("room")), combat_id):
+        raise ApiError("not_found")
+    return combat
+
+
 @router.get("/{combat_id}")
 async def get_combat(
     combat_id: CombatId,
-    principal: Annotated[Principal, Depends(current_principal)],
+    principal: Annotated[Principal, Depends(reading_principal)],
+    gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],
+    view: ViewParam = None,
 ) -> dict[str, Any]:
-    combat = await combats.view(combat_id, principal.community_id)
-    if combat is None:
-        raise ApiError("not_found")
+    combat = await readable_combat(combats, principal, combat_id)
+    if principal.view_of(view) == "player":
+        settings = await load_settings(gw, principal.community_id)
+        return player_combat(combat, settings.visibility)
     return combat
 
 
 @router.get("")
 async def list_combats(
-    principal: Annotated[Principal, Depends(current_principal)],
+    principal: Annotated[Principal, Depends(reading_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],
     room: Annotated[Room | None, Query()] = None,
     active: Annotated[bool | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    view: ViewParam = None,
 ) -> dict[str, Any]:
     """The community's combats, newest first; ``room`` and ``active`` filter them."""
     tenant = principal.community_id
+    visibility = None
+    if principal.view_of(view) == "player":
+        visibility = (await load_settings(gw, tenant)).visibility
     index = gw.keys.room_index(tenant, room) if room else gw.keys.combats_index(tenant)
     found: list[dict[str, Any]] = []
     start = 0
@@ -193,7 +221,9 @@ async def list_combats(
                 continue
             if active is not None and (combat["phase"] != "ended") != active:
                 continue
-            found.append(combat)
+            if not principal.may_read(str(combat.get("room")), combat["id"]):
+                continue
+            found.append(combat if visibility is None else player_combat(combat, visibility))
             if len(found) >= limit:
                 break
     return {"combats": found}
@@ -202,10 +232,12 @@ async def list_combats(
 @router.get("/{combat_id}/log")
 async def combat_log(
     combat_id: CombatId,
-    principal: Annotated[Principal, Depends(current_principal)],
+    principal: Annotated[Principal, Depends(reading_principal)],
+    gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],
     after: Annotated[str | None, Query(max_length=100)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
+    view: ViewParam = None,
 ) -> dict[str, Any]:
     """Every event of the combat in order (the audit log); page with ``after``."""
     if after is not None and parse_stream_id(after) is None:
@@ -213,10 +245,13 @@ async def combat_log(
         raise ApiError(
             "invalid_request", details={"errors": [{"path": "query.after", "message": message}]}
         )
-    if await combats.view(combat_id, principal.community_id) is None:
-        raise ApiError("not_found")
+    combat = await readable_combat(combats, principal, combat_id)
     entries = await combats.log(combat_id, after=after, limit=limit)
     events = [{"log_id": sid, **public_event(env)} for sid, env in entries]
+    if principal.view_of(view) == "player":
+        visibility = (await load_settings(gw, principal.community_id)).visibility
+        maxima = maxima_of(combat)
+        events = [player_event(event, visibility, maxima) for event in events]
     return {
         "combat_id": combat_id,
         "events": events,

@@ -28,12 +28,14 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
-from gateway.auth import Principal, current_principal
+from gateway.auth import Principal, reading_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
 from gateway.fanout import Entry, Viewer
 from gateway.ids import COMBAT_ID
-from gateway.routes.combats import Room
+from gateway.player_stream import PlayerLens
+from gateway.routes.combats import Room, ViewParam
+from gateway.routes.settings import load_settings
 from gateway.views import CombatReader
 from shared.redis_streams import entries, parse_stream_id, stream_order, text
 
@@ -51,6 +53,8 @@ class Scope:
     room: str | None
     combat: str | None
     resume: str | None
+    rooms: frozenset[str] | None = None  # a stream token's rooms
+    player: PlayerLens | None = None  # the player view (docs/views.md), or the full view
 
 
 def resume_point(value: str | None, path: str) -> str | None:
@@ -62,10 +66,11 @@ def resume_point(value: str | None, path: str) -> str | None:
 
 
 async def stream_scope(
-    principal: Annotated[Principal, Depends(current_principal)],
+    principal: Annotated[Principal, Depends(reading_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     room: Annotated[Room | None, Query()] = None,
     combat: Annotated[str | None, Query(max_length=200)] = None,
+    view: ViewParam = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=100)] = None,
     since: Annotated[
         str | None,
@@ -75,12 +80,20 @@ async def stream_scope(
     resume = resume_point(last_event_id, "header.Last-Event-ID") or resume_point(
         since, "query.since"
     )
+    combat = combat or principal.combat  # a token bound to a combat streams that one
     if combat is not None and (
         not COMBAT_ID.fullmatch(combat)
         or await CombatReader(gw.redis, gw.keys).view(combat, principal.community_id) is None
+        or (principal.combat is not None and combat != principal.combat)
     ):
         raise ApiError("not_found")
-    return Scope(principal.community_id, room, combat, resume)
+    if room is not None and principal.rooms is not None and room not in principal.rooms:
+        raise ApiError("not_found", details={"room": room})
+    player = None
+    if principal.view_of(view) == "player":
+        settings = await load_settings(gw, principal.community_id)
+        player = PlayerLens(CombatReader(gw.redis, gw.keys), principal.community_id, settings)
+    return Scope(principal.community_id, room, combat, resume, principal.rooms, player)
 
 
 @dataclass(frozen=True)
@@ -137,11 +150,14 @@ async def subscription(
 def _wanted(entry: Entry, scope: Scope) -> bool:
     if scope.room is not None and entry.room != scope.room:
         return False
+    if scope.rooms is not None and entry.room not in scope.rooms:
+        return False
     return scope.combat is None or entry.combat_id == scope.combat
 
 
-def _sse(entry: Entry) -> ServerSentEvent:
-    return ServerSentEvent(id=entry.id, event=entry.type, raw_data=entry.data)
+async def _sse(entry: Entry, scope: Scope) -> ServerSentEvent:
+    data = entry.data if scope.player is None else await scope.player.data(entry)
+    return ServerSentEvent(id=entry.id, event=entry.type, raw_data=data)
 
 
 @router.get("", response_class=EventSourceResponse)
@@ -163,7 +179,7 @@ async def events(
             after = entry_id
             entry = Entry.parse(entry_id, fields["e"])
             if entry is not None and _wanted(entry, scope):
-                yield _sse(entry)
+                yield await _sse(entry, scope)
     keepalive = gw.settings.referee_sse_keepalive_seconds
     while True:
         try:
@@ -176,4 +192,4 @@ async def events(
         if stream_order(live.id) <= stream_order(after):
             continue
         if _wanted(live, scope):
-            yield _sse(live)
+            yield await _sse(live, scope)

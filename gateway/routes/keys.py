@@ -17,12 +17,12 @@ router = APIRouter(prefix="/v1/keys", tags=["keys"])
 
 class NewKey(ApiModel):
     model_config = ConfigDict(extra="forbid")
-    scope: Literal["frontend", "moderator"]
+    scope: Literal["frontend", "moderator", "viewer"]
 
 
 class KeyCreated(BaseModel):
     key_id: str
-    scope: Literal["frontend", "moderator"]
+    scope: Literal["frontend", "moderator", "viewer"]
     api_key: str = Field(description="shown only this once")
 
 

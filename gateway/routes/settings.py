@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from gateway.auth import Principal, current_principal, moderator
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from gateway.origins import Origins
 from shared.settings import CommunitySettings
 
 router = APIRouter(prefix="/v1/settings", tags=["settings"])
@@ -90,10 +91,21 @@ async def patch_settings(
     gw: Annotated[Gateway, Depends(gateway)],
 ) -> CommunitySettings:
     key = gw.keys.settings(principal.community_id)
-    document = merge_patch(_stored_document(await gw.redis.get(key)), patch)
+    stored = _stored_document(await gw.redis.get(key))
+    document = merge_patch(stored, patch)
     try:
         updated = CommunitySettings.model_validate(document)
     except ValidationError as exc:
         raise ApiError("invalid_request", details={"errors": field_errors(exc, "body")}) from exc
     await gw.redis.set(key, updated.model_dump_json())
+    await Origins(gw.redis, gw.keys).record(
+        principal.community_id, _stored_origins(stored), updated.cors.origins
+    )
     return updated
+
+
+def _stored_origins(document: dict[str, Any]) -> list[str]:
+    """The origins a stored document allowed (tolerant, like the document itself)."""
+    cors = document.get("cors")
+    origins = cors.get("origins") if isinstance(cors, dict) else None
+    return [o for o in origins if isinstance(o, str)] if isinstance(origins, list) else []

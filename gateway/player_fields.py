@@ -1,0 +1,87 @@
+"""What each field of a combat or an event is, for the player view (docs/views.md).
+
+Every key that a combat (``GET /v1/combats/{id}``) or an event's ``data`` may hold is named
+here with its kind; the player view keeps a field by its kind and the community's
+``visibility`` settings, and **drops every key not named here**, so a field added later stays
+hidden until someone decides what it is (tests/unit/gateway/test_player_fields.py fails on a
+key that the chain tests emit and this table does not name).
+
+A key's kind is the same wherever it appears; a kind that is dropped takes its whole value
+with it, so keys that only occur inside a dropped value (the steps of the damage pipeline)
+matter only when that value is shown.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Kind(Enum):
+    PUBLIC = "public"  # shown; its value is walked with this table
+    MAP = "map"  # a map keyed by character ids, skills or timers: its values are walked
+    VIT = "vit"  # the numbers of a combatant's condition and of the damage done to it
+    BAR = "bar"  # a named step of a condition (cypher's damage track, l5r's wound rank)
+    EFFECTS = "effects"  # an effect or a list of them
+    EFFECT_DETAIL = "effect_detail"  # an effect's amount and duration
+    SECRET = "secret"  # never in the player view: sheets, settings, the tenant
+
+
+def _named(kind: Kind, names: str) -> dict[str, Kind]:
+    return dict.fromkeys(names.split(), kind)
+
+
+FIELDS: dict[str, Kind] = {
+    **_named(
+        Kind.PUBLIC,
+        """
+        acted action action_id actor after alentar_bonus alentar_received alliance
+        already_down annul_reason answer_to anticipation_by applied_by arma arma_rule at
+        attacker attackers attacks before blocks by cancelled captors cause change
+        character code combat_id combo_continues command_type commitment complex
+        concentration condition cooldown cost counter covered_by created_at current
+        dazed_turns deadline deadline_ms defenders defense details dice dice_commitment
+        dice_seed direct disarmed disconnected down downs draws due_ms effect_id
+        effects_of ended_at ended_at_ms error evaded extra_actions extra_attack_tried
+        feint_bonus first_draw fled_at_ms flight_cooldown_hours free_moved from
+        full_defense general_action golpe_final hardness height hit hits id
+        ignored_targets immune_until index initiative_base initiative_roll initiator
+        intellect interference is_state joined joined_at_ms joiner kept key kind late
+        left might missing moderator mounted move_actions movement_left name natures
+        needed needs note npc_target_number offensive offensive_1pa_this_round offers
+        opening option order out owned pa pa_bonus pa_spent pact_offers paralyzed
+        paused_remaining penalty pending_action pending_attack pending_joins
+        pending_reactions percent phase phase_deadline position profile prone purpose
+        ran reached_zero_vit reaction reactor ready ready_round reason recovered
+        recovered_this_combat recovers_at refused regains_at remaining_ms
+        reroll_next_round resist rest rested_today rests_taken rests_today result
+        results roll roller room round rule ruleset seed share side sides simple since
+        skill slot_boosts slots_left sonic_past_defense source spec special speed square
+        stalemate_rounds stance started_at_ms state status step stream stunned
+        swap_offers target targets this_round tide_against timed_out to total turn
+        turn_order turn_seq type uncapped until up_to use used value velocidad version
+        vetoes vetoes_needed via vigor_lost vigor_lost_delta void_max void_points
+        void_spent waiting wants_to_stop was_until weapon weapons weekly_limit winner
+        zero_pa_actions_this_turn
+        """,
+    ),
+    **_named(
+        Kind.MAP,
+        """
+        conditions cooldowns initiative l5r moved participants positions protected
+        refunds rolls speed_spent timers uses uses_this_combat uses_this_round
+        weekly_uses
+        """,
+    ),
+    **_named(
+        Kind.VIT,
+        """
+        applied armor cascade damage damage_type health health_max points pool pools
+        pools_after pools_before pools_max raw special_steps steps tn_boost tn_to_be_hit
+        vit vit_after vit_before vit_max wasted wound_penalty wound_table wounds
+        """,
+    ),
+    **_named(Kind.BAR, "track track_after track_before track_name wound_rank"),
+    **_named(Kind.EFFECTS, "effect effects"),
+    **_named(Kind.EFFECT_DETAIL, "actions_left amount"),
+    **_named(Kind.SECRET, "rank settings sheet sheets tenant"),
+}

@@ -27,9 +27,15 @@ from gateway.routes import (
     keys,
     ops,
     stream_tokens,
+    webhooks,
 )
 from gateway.routes import settings as settings_routes
 from gateway.throttle import AuthThrottle
+from gateway.webhooks.enqueue import Deliveries
+from gateway.webhooks.schedule import Backoff
+from gateway.webhooks.sender import Sender
+from gateway.webhooks.store import WebhookStore
+from gateway.webhooks.worker import DeliveryWorker
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.logging import configure, get_logger
@@ -43,6 +49,29 @@ Referee for turn-based roleplay combats. Communities call this API with their ke
 (`Authorization: Bearer <key>`); every error has the body
 `{"error": {"code", "message", "rule", "details"}}` (Spanish with `Accept-Language: es`).
 """
+
+
+def delivery_worker(settings: GatewaySettings, webhooks: WebhookStore) -> DeliveryWorker:
+    """This process's webhook delivery worker (docs/webhooks.md)."""
+    timeout = settings.referee_webhook_timeout_seconds
+    if settings.referee_webhook_allow_private:
+        log.warning("webhooks_may_reach_private_addresses")
+    return DeliveryWorker(
+        webhooks,
+        Sender(
+            timeout_seconds=timeout,
+            allow_private=settings.referee_webhook_allow_private,
+            connections=settings.referee_webhook_concurrency,
+        ),
+        Backoff(
+            settings.referee_webhook_retry_base_seconds,
+            settings.referee_webhook_retry_cap_seconds,
+            settings.referee_webhook_retry_for_seconds,
+        ),
+        lease_ms=int((timeout + 20) * 1000),
+        poll_seconds=settings.referee_webhook_poll_seconds,
+        concurrency=settings.referee_webhook_concurrency,
+    )
 
 
 def create_app(settings: GatewaySettings | None = None) -> FastAPI:
@@ -63,8 +92,11 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         await bus.declare_topology()
         client = CommandClient(bus, wait_seconds=settings.referee_request_timeout)
         await client.start()
-        recorder = Recorder(redis, bus, names)
+        webhooks = WebhookStore(redis, names, keep_seconds=settings.referee_webhook_keep_seconds)
+        recorder = Recorder(redis, bus, names, Deliveries(webhooks))
         await recorder.start()
+        worker = delivery_worker(settings, webhooks)
+        worker.start()
         limiter = RateLimiter(
             redis, rate=settings.referee_rate_per_second, burst=settings.referee_rate_burst
         )
@@ -75,7 +107,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             burst=settings.referee_auth_failure_burst,
         )
         app.state.gateway = Gateway(
-            settings, redis, bus, names, client, recorder, limiter, throttle, hub
+            settings, redis, bus, names, client, recorder, limiter, throttle, hub, webhooks
         )
         if settings.admin_token_generated:
             log.warning(
@@ -87,6 +119,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await worker.stop()
             await hub.close()
             await recorder.stop()
             await bus.close()
@@ -117,6 +150,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         actions,
         events,
         stream_tokens,
+        webhooks,
         ops,
     ):
         app.include_router(module.router)

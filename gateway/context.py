@@ -13,6 +13,7 @@ from gateway.fanout import EventHub
 from gateway.ratelimit import RateLimiter
 from gateway.recorder import Recorder
 from gateway.throttle import AuthThrottle
+from gateway.webhooks.store import WebhookStore
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.settings import GatewaySettings
@@ -29,6 +30,7 @@ class Gateway:
     limiter: RateLimiter
     auth_throttle: AuthThrottle
     hub: EventHub
+    webhooks: WebhookStore
     ready_cache: dict[str, Any] = field(default_factory=dict)
 
 

@@ -4,7 +4,8 @@ One durable quorum queue with a single active consumer, bound to every event typ
 streams keep the order in which events were published. The stream is what ``GET /v1/events``
 serves and resumes from (``Last-Event-ID`` = stream entry id); entries are kept at least
 24 h. Rejections are also kept under their correlation id, for clients polling after a 202;
-``combat.started`` fills the community's combat index.
+``combat.started`` fills the community's combat index. Each event is also queued for the
+community's webhooks that want it (gateway/webhooks/enqueue.py).
 
 Deliveries are queued in arrival order and written by one worker in batches (one pipeline
 to Redis per batch), then acknowledged together; a failed batch is redelivered whole, and
@@ -22,10 +23,12 @@ from pydantic import ValidationError
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
+from gateway.webhooks.enqueue import Deliveries
 from shared.bus import RECORDER_ARGS, Bus
 from shared.keys import Keys
 from shared.logging import get_logger
 from shared.messages import COMBAT_STARTED, COMMAND_REJECTED, Envelope
+from shared.outbox_entry import ArmTimer
 from shared.scripts import Script, run_pipeline
 
 log = get_logger(__name__)
@@ -49,10 +52,13 @@ return 1
 
 
 class Recorder:
-    def __init__(self, redis: Redis, bus: Bus, keys: Keys) -> None:
+    def __init__(
+        self, redis: Redis, bus: Bus, keys: Keys, deliveries: Deliveries | None = None
+    ) -> None:
         self._redis = redis
         self._bus = bus
         self._keys = keys
+        self._deliveries = deliveries
         self._inbox: asyncio.Queue[AbstractIncomingMessage] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._channel: AbstractChannel | None = None
@@ -107,8 +113,12 @@ class Recorder:
             return
         keys = self._keys
         now = int(time.time() * 1000)
+        hooks = self._deliveries
+        registrations = await hooks.registrations(events) if hooks is not None else {}
+        arms: list[ArmTimer] = []
 
         def build(pipe: Pipeline) -> None:
+            arms.clear()  # built again if the scripts had to be loaded
             for env in events:
                 tenant = env.tenant
                 stream_keys = [keys.events_stream(tenant), keys.events_seen(tenant)]
@@ -124,6 +134,10 @@ class Recorder:
                     started = int(env.occurred_at.timestamp() * 1000)
                     pipe.zadd(keys.combats_index(tenant), {env.combat_id: started}, nx=True)
                     pipe.zadd(keys.room_index(tenant, env.room), {env.combat_id: started}, nx=True)
+            if hooks is not None and registrations:
+                arms.extend(hooks.queue(pipe, events, registrations))
 
         await run_pipeline(self._redis, build, [_APPEND])
+        if hooks is not None and arms:
+            await hooks.store.schedule.apply(arms)
         self.recorded += len(events)

@@ -58,6 +58,10 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
         "No community allows this browser origin (settings cors.origins).",
         "Ninguna comunidad permite este origen de navegador (ajustes cors.origins).",
     ),
+    "webhook_url_forbidden": _rule(
+        "Webhooks may only call http or https URLs on public addresses.",
+        "Los webhooks solo pueden llamar a URL http o https de direcciones públicas.",
+    ),
     "not_found": ErrorKind(404, "Not found.", "No encontrado."),
     "method_not_allowed": ErrorKind(
         405, "This method is not allowed here (see Allow).", "Método no permitido aquí (ver Allow)."

@@ -132,6 +132,31 @@ class Keys:
         """A stream token's grant (gateway/stream_tokens.py), expiring with the token."""
         return f"{self.ns}:stream-token:{token_hash}"
 
+    def webhooks(self, tenant: str) -> str:
+        """Hash: webhook id -> its registration (gateway/webhooks/store.py)."""
+        return f"{self.ns}:{{tenant:{tenant}}}:webhooks"
+
+    def webhook_deliveries(self, tenant: str, webhook_id: str) -> str:
+        """Sorted set: a webhook's delivery ids by creation time."""
+        return f"{self.ns}:{{tenant:{tenant}}}:webhook:{webhook_id}:deliveries"
+
+    def webhook_failed(self, tenant: str, webhook_id: str) -> str:
+        """Sorted set: a webhook's failed delivery ids by the time they failed."""
+        return f"{self.ns}:{{tenant:{tenant}}}:webhook:{webhook_id}:failed"
+
+    def webhook_delivery(self, tenant: str, delivery_id: str) -> str:
+        """A delivery's record: the event, its attempts, its status."""
+        return f"{self.ns}:{{tenant:{tenant}}}:delivery:{delivery_id}"
+
+    def webhook_schedule(self) -> dict[str, str]:
+        """The keyword arguments of :class:`shared.timers.TimerStore` for the deliveries that
+        are due (one schedule for every community)."""
+        return {
+            "due_key": f"{self.ns}:{{webhooks}}:due",
+            "payload_key": f"{self.ns}:{{webhooks}}:payload",
+            "fired_key": f"{self.ns}:{{webhooks}}:fired",
+        }
+
     def character_sheet(self, tenant: str, character_id: str) -> str:
         return f"{self.ns}:{{tenant:{tenant}}}:character:{character_id}"
 

@@ -172,6 +172,18 @@ class GatewaySettings(CommonSettings):
     referee_redis_max_connections: int = Field(512, ge=4, le=100_000)
     # A comment on every idle event stream this often, so proxies keep it open.
     referee_sse_keepalive_seconds: float = Field(15.0, gt=0, le=300)
+    # Webhooks (docs/webhooks.md): how long an attempt may take, the first retry's delay
+    # (doubling up to the cap), how long retries go on, how long delivery records are kept,
+    # attempts at once per gateway process, how often the schedule is polled, and whether
+    # endpoints may be on loopback or private addresses (development and tests only).
+    referee_webhook_timeout_seconds: float = Field(10.0, gt=0, le=60)
+    referee_webhook_retry_base_seconds: float = Field(5.0, gt=0, le=3600)
+    referee_webhook_retry_cap_seconds: float = Field(4 * 3600.0, gt=0, le=86400)
+    referee_webhook_retry_for_seconds: float = Field(86400.0, gt=0, le=7 * 86400)
+    referee_webhook_keep_seconds: int = Field(3 * 86400, ge=60, le=30 * 86400)
+    referee_webhook_concurrency: int = Field(16, ge=1, le=1000)
+    referee_webhook_poll_seconds: float = Field(0.2, gt=0, le=60)
+    referee_webhook_allow_private: bool = False
 
     @model_validator(mode="after")
     def _admin_token(self) -> GatewaySettings:

@@ -26,11 +26,12 @@ MAX_URL = 2000
 
 
 def address_allowed(address: IpAddress, *, allow_private: bool) -> bool:
-    """A public unicast address; with ``allow_private``, loopback and private ones too."""
+    """A public unicast address; with ``allow_private``, loopback and private ones too, but
+    never link-local ones (169.254.169.254 is where clouds serve their machines' secrets)."""
     mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
     if mapped is not None:
         address = mapped
-    if address.is_multicast or address.is_unspecified:
+    if address.is_multicast or address.is_unspecified or address.is_link_local:
         return False
     if address.is_global:
         return True

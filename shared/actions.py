@@ -113,6 +113,13 @@ class AnnulAction(_Action):
     reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
 
 
+class ResumeAction(_Action):
+    """Moderator only: a stalled combat moves on again; its turn's clock starts afresh."""
+
+    type: Literal["resume"]
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+
+
 Action = Annotated[
     SkillAction
     | ReactAction
@@ -128,9 +135,10 @@ Action = Annotated[
     | StandUpAction
     | ReadyAction
     | AnnulAction
+    | ResumeAction
     | CypherActions
     | L5rActions,
     Field(discriminator="type"),
 ]
 
-MODERATOR_ONLY_ACTIONS = frozenset({"annul", "l5r.grant_void"}) | CYPHER_MODERATOR_ONLY
+MODERATOR_ONLY_ACTIONS = frozenset({"annul", "resume", "l5r.grant_void"}) | CYPHER_MODERATOR_ONLY

@@ -38,6 +38,7 @@ from shared.messages import (
 )
 from shared.metrics import CONFLICTS, HANDLE_SECONDS, MESSAGES, TIMERS_FIRED
 from shared.outbox import OutboxRelay
+from shared.stalls import Stalled, StallWatch
 from shared.store import AggregateStore, Commit, CommitStatus
 from shared.timers import Claimed, TimerStore, now_ms
 
@@ -85,6 +86,9 @@ class ServiceSpec:
     expires: Callable[[State], bool]
     # Read-only questions answered straight to the asker (QUERY_ANSWERS), nothing committed.
     queries: dict[str, Query] = field(default_factory=dict)
+    # Why an active aggregate waits for nothing (given how long its log has been quiet, ms),
+    # or None; the reconciler logs and counts what it answers (shared/stalls.py).
+    stalled: Stalled | None = None
 
 
 class ServiceRuntime:
@@ -108,6 +112,7 @@ class ServiceRuntime:
             redis, dirty_key=dirty, active_key=keys.active_combats(spec.name)
         )
         self.relay = OutboxRelay(redis, bus, self.timers, dirty_key=dirty)
+        self.stalls = StallWatch(spec.name, spec.stalled) if spec.stalled else None
         self.processed = 0
 
     # --- handling --------------------------------------------------------------------------
@@ -373,10 +378,13 @@ class ServiceRuntime:
     async def reconcile_once(self) -> int:
         """Re-arm every timer an active aggregate expects but the timer set lacks.
 
-        Also flushes each active aggregate's outbox, the last safety net of the relay.
+        Also flushes each active aggregate's outbox, the last safety net of the relay, and
+        reports the aggregates that wait for nothing (``spec.stalled``, shared/stalls.py).
         """
         active_key = self.keys.active_combats(self.spec.name)
         rearmed = 0
+        if self.stalls:
+            self.stalls.begin()
         async for raw in self.redis.sscan_iter(active_key, count=200):
             tag = raw.decode() if isinstance(raw, bytes) else str(raw)
             agg = Aggregate(self.keys.ns, self.spec.name, tag)
@@ -401,6 +409,11 @@ class ServiceRuntime:
                 }
                 if await self.timers.arm_if_missing(timer.timer_id, timer.due_ms, payload):
                     rearmed += 1
+            if self.stalls:
+                now = now_ms()
+                await self.stalls.visit(self.redis, agg, state, self.spec.view(state, now), now)
+        if self.stalls:
+            self.stalls.finish()
         if rearmed:
             log.warning("timers_rearmed_by_reconciler", count=rearmed)
         return rearmed

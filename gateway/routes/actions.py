@@ -17,9 +17,10 @@ from gateway.ids import ActionId, CombatId
 from gateway.routes.characters import load_sheet
 from gateway.routes.combats import reader
 from gateway.views import CombatReader, public_event
-from shared.actions import MODERATOR_ONLY_ACTIONS, Action, FleeAction, JoinAction
+from shared.actions import MODERATOR_ONLY_ACTIONS, Action, FleeAction, JoinAction, ResumeAction
 from shared.messages import CMD_COMBAT_ACT, Envelope
 from shared.payloads import ActOnCombat, StatesCheck
+from shared.timers import now_ms
 
 router = APIRouter(prefix="/v1/combats", tags=["actions"])
 
@@ -34,6 +35,10 @@ EXAMPLES: dict[str, Any] = {
         }
     },
     "pass_turn": {"value": {"type": "pass_turn", "actor": "ana"}},
+    "resume": {
+        "summary": "moderator only: a stalled combat moves on (422 combat_not_stalled otherwise)",
+        "value": {"type": "resume", "actor": "moderadora", "reason": "turno bloqueado"},
+    },
 }
 
 
@@ -112,11 +117,15 @@ async def act(
                 "version_mismatch", details={"expected": expected, "actual": combat["version"]}
             )
         action_id = ids_for(tenant, key, "action", "a")
+        # A resume carries who asked and the stall's evidence (how long the log is quiet).
+        resume = isinstance(action, ResumeAction)
         command = ActOnCombat(
             action_id=action_id,
             action=action,
             if_match=expected,
             moderator=principal.is_moderator,
+            moderator_key=principal.key_id if resume else None,
+            quiet_ms=await combats.quiet_ms(combat_id, now_ms()) if resume else None,
             **await gate_action(gw, tenant, combat, action),
         )
         outcome = await send(

@@ -1,17 +1,20 @@
 """One action in a cypher combat (seed 001): who may act, and what is handed to resolution.
 
 Checks, in order (the first failing one is raised): the combat is not over
-(``combat_ended``); moderator actions; the actor fights (``not_in_combat``) and is not dead
-(``dead``, 001 INDICADOR muerto); no resolution is in flight (``resolution_pending``); it is
-his turn (``not_your_turn``) and he has not acted (``one_action_per_turn``, 001 ACCIÓN);
-then the action's own rules (debilitated, paralysis, range, stat, cover, water, Effort).
+(``combat_ended``); moderator actions (annul, resume, reroll); the actor fights
+(``not_in_combat``) and is not dead (``dead``, 001 INDICADOR muerto); no resolution is in
+flight (``resolution_pending``); it is his turn (``not_your_turn``) and he has not acted
+(``one_action_per_turn``, 001 ACCIÓN); then the action's own rules (debilitated,
+paralysis, range, stat, cover, water, Effort).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from services.turns.cypher import resuming
 from services.turns.cypher.flow import PHASE_ENDED, end_combat, end_turn
+from shared.actions import ResumeAction
 from shared.actions_cypher import (
     CypherAttack,
     CypherGenericAction,
@@ -34,7 +37,7 @@ from shared.sheets.cypher import CypherSheet
 State = dict[str, Any]
 MOVED = "combatant.moved"
 REROLL_REQUESTED = "initiative.reroll_requested"
-GENERIC = frozenset({"annul", "flee", "pass_turn"})
+GENERIC = frozenset({"annul", "resume", "flee", "pass_turn"})
 """API.md actions that cypher referees too; the other umh ones are ``not_implemented``."""
 
 
@@ -54,6 +57,9 @@ def act(state: State, cmd: ActOnCombat, now_ms: int) -> Decision[State]:
             raise RuleViolation("forbidden", None, needs="moderator")
         reason = str(getattr(action, "reason", ""))
         end_combat(state, out, now_ms, winner=None, reason="annulled", annul=reason)
+        return out.decision(state)
+    if isinstance(action, ResumeAction):
+        resuming.resume(state, out, action, cmd, now_ms)
         return out.decision(state)
     if isinstance(action, CypherRerollInitiative):
         if not cmd.moderator:

@@ -12,7 +12,7 @@ import copy
 from datetime import UTC, datetime
 from typing import Any
 
-from services.turns.cypher import actions, opening
+from services.turns.cypher import actions, opening, resuming
 from services.turns.cypher.flow import PHASE_ENDED, check_end, end_turn, public_status
 from services.turns.ruleset import State, TurnsRuleset
 from shared.dict_state import Out, arm_timer
@@ -166,6 +166,10 @@ class CypherTurns:
 
     def timers(self, state: State) -> dict[str, int]:
         return {tid: int(t["due_ms"]) for tid, t in state.get("timers", {}).items()}
+
+    def stalled(self, state: State, quiet_ms: int) -> str | None:
+        found = resuming.stall(state, quiet_ms)
+        return found.value if found is not None else None
 
 
 def _conforms() -> TurnsRuleset:

@@ -1,6 +1,7 @@
 """One l5r action (``combat.act``): who may act when, then the action itself.
 
-Order of the common checks: ``combat_ended``; a moderator's ``annul`` / ``l5r.grant_void``;
+Order of the common checks: ``combat_ended``; a moderator's ``annul`` / ``resume`` /
+``l5r.grant_void``;
 ``not_in_combat``; preparation-only actions (``wrong_phase``); reactions allowed outside the
 turn (speaking, Curso de combate's choice, Cambiar iniciativa, Golpe final, Reducción de
 heridas, fleeing); ``action_pending``; ``not_your_turn``; ``character_down``;
@@ -11,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.l5r import attack, complex, flow, rules, voiding
+from services.turns.l5r import attack, complex, flow, resuming, rules, voiding
 from services.turns.l5r.state import ENDED, PREPARATION, State, can_fight, participant, use_slot
-from shared.actions import AnnulAction, PactAction
+from shared.actions import AnnulAction, PactAction, ResumeAction
 from shared.actions_l5r import (
     L5rAttack,
     L5rComplex,
@@ -52,6 +53,9 @@ def act(state: State, cmd: ActOnCombat, now_ms: int) -> Out:
         if not cmd.moderator:
             raise RuleViolation("forbidden", None, needs="moderator")
         flow.end_combat(state, out, now_ms, None, "annulled", action.reason)
+        return out
+    if isinstance(action, ResumeAction):
+        resuming.resume(state, out, action, cmd, now_ms)
         return out
     if isinstance(action, L5rGrantVoid):
         voiding.grant(state, out, action, moderator=cmd.moderator)

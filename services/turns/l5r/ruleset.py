@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from services.turns.l5r import acting, attack, flow, opening, view
+from services.turns.l5r import acting, attack, flow, opening, resuming, view
 from services.turns.ruleset import State, TurnsRuleset
 from shared.dict_state import Out
 from shared.domain import Decision
@@ -63,6 +63,10 @@ class L5rTurns:
 
     def timers(self, state: State) -> dict[str, int]:
         return {tid: int(t["due_ms"]) for tid, t in state["timers"].items()}
+
+    def stalled(self, state: State, quiet_ms: int) -> str | None:
+        found = resuming.stall(state, quiet_ms)
+        return found.value if found is not None else None
 
 
 def _conforms() -> TurnsRuleset:

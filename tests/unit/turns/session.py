@@ -199,6 +199,15 @@ class Session(RuleBasedStateMachine):
             assert self.state["result"] is not None
 
     @invariant()
+    def something_always_moves_the_combat_on(self) -> None:
+        """Issue 18: a combat that has not ended always has a timer armed or a resolution
+        awaited (never ``no_clock``, what the reconciler reports as stalled; read on the dict,
+        as ``TURNS.stalled`` would parse the whole state on every step)."""
+        s = self.state
+        awaited = any(a["resolution_requested"] for a in s["actions"].values())
+        assert s["phase"] == "ended" or s["timers"] or awaited, "stalled: nothing moves it on"
+
+    @invariant()
     def state_round_trips_through_json(self) -> None:
         again = json.loads(json.dumps(self.state))
         assert again == self.state

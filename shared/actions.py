@@ -114,10 +114,14 @@ class AnnulAction(_Action):
 
 
 class ResumeAction(_Action):
-    """Moderator only: a stalled combat moves on again; its turn's clock starts afresh."""
+    """Moderator only: a stalled combat moves on again (422 ``combat_not_stalled`` if it is
+    not stalled). The actions still in flight are abandoned and the current turn's clock
+    starts afresh (or the next turn starts); ``combat.resumed`` records who and why."""
 
     type: Literal["resume"]
-    reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=500)] = Field(
+        description="why the moderator resumes it (kept in combat.resumed)"
+    )
 
 
 Action = Annotated[

@@ -98,7 +98,8 @@ class StallWatch:
     def finish(self) -> int:
         """The pass is over: the gauge shows what it found; stalls no longer found cleared."""
         for tag in self._known.keys() - self._found.keys():
-            log.info("combat_stall_cleared", combat=tag, reason=self._known[tag])
+            subject = tag.split(":", 1)[-1]
+            log.info("combat_stall_cleared", combat_id=subject, reason=self._known[tag])
         self._known = dict(self._found)
         STALLED.labels(self.service).set(len(self._found))
         return len(self._found)

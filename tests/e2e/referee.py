@@ -39,10 +39,19 @@ RUNNING: list[Suite] = []
 
 
 # --- suites -----------------------------------------------------------------------------------
-async def start_suite(rabbitmq_url: str, redis_url: str, log_root: Path) -> Suite:
-    """The four processes in a fresh namespace and on a free port, ready to serve."""
+async def start_suite(
+    rabbitmq_url: str,
+    redis_url: str,
+    log_root: Path,
+    *,
+    process_env: dict[str, dict[str, str]] | None = None,
+) -> Suite:
+    """The four processes in a fresh namespace and on a free port, ready to serve
+    (``process_env``: variables of one process only, by process name)."""
     namespace = new_namespace("e")
-    suite = Suite(namespace, rabbitmq_url, redis_url, log_root / namespace)
+    suite = Suite(
+        namespace, rabbitmq_url, redis_url, log_root / namespace, process_env=process_env or {}
+    )
     RUNNING.append(suite)
     try:
         await asyncio.to_thread(suite.start_all)

@@ -112,7 +112,7 @@ class ServiceRuntime:
             redis, dirty_key=dirty, active_key=keys.active_combats(spec.name)
         )
         self.relay = OutboxRelay(redis, bus, self.timers, dirty_key=dirty)
-        self.stalls = StallWatch(spec.name, spec.stalled) if spec.stalled else None
+        self.stalls = StallWatch(spec.name, spec.stalled, spec.view) if spec.stalled else None
         self.processed = 0
 
     # --- handling --------------------------------------------------------------------------
@@ -410,8 +410,7 @@ class ServiceRuntime:
                 if await self.timers.arm_if_missing(timer.timer_id, timer.due_ms, payload):
                     rearmed += 1
             if self.stalls:
-                now = now_ms()
-                await self.stalls.visit(self.redis, agg, state, self.spec.view(state, now), now)
+                await self.stalls.visit(self.redis, agg, state, now_ms())
         if self.stalls:
             self.stalls.finish()
         if rearmed:

@@ -32,6 +32,7 @@ log = get_logger(__name__)
 
 State = dict[str, Any]
 Stalled = Callable[[State, int], str | None]
+View = Callable[[State, int], dict[str, Any] | None]
 
 LAST_EVENTS: Final = 10
 """How many of the aggregate's last logged events a ``combat_stalled`` line shows."""
@@ -61,9 +62,10 @@ def event_brief(raw: bytes | str) -> dict[str, Any]:
 class StallWatch:
     """What the reconciler of one service found stalled, pass by pass."""
 
-    def __init__(self, service: str, stalled: Stalled) -> None:
+    def __init__(self, service: str, stalled: Stalled, view: View) -> None:
         self.service = service
         self._stalled = stalled
+        self._view = view
         self._known: dict[str, str] = {}
         self._found: dict[str, str] = {}
         STALLED.labels(service).set(0)
@@ -71,10 +73,9 @@ class StallWatch:
     def begin(self) -> None:
         self._found = {}
 
-    async def visit(
-        self, redis: Redis, agg: Aggregate, state: State, summary: dict[str, Any] | None, now: int
-    ) -> str | None:
-        """Ask whether this active aggregate is stalled; report it the first time."""
+    async def visit(self, redis: Redis, agg: Aggregate, state: State, now: int) -> str | None:
+        """Ask whether this active aggregate is stalled; report it the first time (with a
+        summary of its read model, built only then)."""
         last = entries(await redis.xrevrange(agg.log, count=1))
         reason = self._stalled(state, quiet_ms(last[0][0] if last else None, now))
         if reason is None:
@@ -82,6 +83,7 @@ class StallWatch:
         self._found[agg.tag] = reason
         if self._known.get(agg.tag) != reason:
             recent = entries(await redis.xrevrange(agg.log, count=LAST_EVENTS))
+            summary = self._view(state, now) or {}
             STALLS_DETECTED.labels(self.service, reason).inc()
             log.warning(
                 "combat_stalled",
@@ -91,7 +93,7 @@ class StallWatch:
                 reason=reason,
                 quiet_ms=quiet_ms(last[0][0] if last else None, now),
                 last_events=[event_brief(f["e"]) for _, f in reversed(recent) if "e" in f],
-                state={k: (summary or {}).get(k) for k in SUMMARY_FIELDS if k in (summary or {})},
+                state={k: summary[k] for k in SUMMARY_FIELDS if k in summary},
             )
         return reason
 

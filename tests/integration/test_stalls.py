@@ -18,8 +18,8 @@ from shared.keys import Keys
 from shared.messages import Envelope, new_id, utcnow
 from shared.payloads import ActOnCombat
 from shared.runtime import ServiceRuntime
-from tests.unit.stalls_kit import resume_cmd
-from tests.unit.turns.builders import COMBAT_ID, start_cmd
+from tests.unit.turns.stalls_kit import resume_cmd
+from tests.unit.turns.umh.builders import COMBAT_ID, start_cmd
 
 pytestmark = pytest.mark.integration
 

@@ -1,0 +1,62 @@
+"""A stalled cypher combat (issue 18): the reconciler's question, and a moderator's ``resume``.
+
+Stalled (``services/turns/stalls.py``): not ended, and either no timer armed with no action
+awaiting its resolution, or an action awaiting it while nothing was logged for a minute (the
+turn's clock is re-armed meanwhile, so it never runs out on its own).
+
+``resume`` (moderator only, with a reason): ``forbidden``, then ``combat_not_stalled``; the
+action awaiting its resolution is abandoned; ``combat.resumed``; then the turn ends if that
+action ended it (001 ACCIÓN: one action per turn), else its clock starts again in full; with
+no current turn, the next one starts.
+"""
+
+from __future__ import annotations
+
+from services.turns.domain.cypher.flow import PHASE_ENDED, end_turn, start_turn
+from services.turns.stalls import (
+    Stall,
+    check_resume,
+    restart_turn_clock,
+    resumed_payload,
+    stall_of,
+)
+from shared.actions_base import ResumeAction
+from shared.dict_state import Out, State
+from shared.messages import COMBAT_RESUMED
+from shared.payloads import ActOnCombat
+
+
+def stall(state: State, quiet_ms: int) -> Stall | None:
+    turn = state.get("turn") or {}
+    return stall_of(
+        ended=state["phase"] == PHASE_ENDED,
+        timers=len(state.get("timers", {})),
+        resolution_pending=bool(turn.get("pending")),
+        quiet_ms=quiet_ms,
+    )
+
+
+def resume(state: State, out: Out, action: ResumeAction, cmd: ActOnCombat, now_ms: int) -> None:
+    """A moderator's ``resume`` (see the module docstring for the order)."""
+    found = check_resume(
+        stall(state, cmd.quiet_ms or 0), moderator=cmd.moderator, phase=state["phase"]
+    )
+    turn = state.get("turn")
+    pending = (turn or {}).get("pending")
+    abandoned = [str(pending["action_id"])] if pending else []
+    payload = resumed_payload(
+        found,
+        by=action.actor,
+        moderator_key=cmd.moderator_key,
+        reason=action.reason,
+        abandoned=abandoned,
+    )
+    out.emit(COMBAT_RESUMED, payload)
+    if turn is None:
+        start_turn(state, out, now_ms, int(state["turn_index"]) + 1)
+        return
+    turn["pending"] = None
+    if pending and pending.get("ends_turn"):
+        end_turn(state, out, now_ms, "resumed")
+        return
+    restart_turn_clock(state, out, now_ms, {"turn_seq": state["turn_seq"]})

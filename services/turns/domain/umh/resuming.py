@@ -1,0 +1,97 @@
+"""A stalled umh combat (issue 18): the reconciler's question, and a moderator's ``resume``.
+
+Stalled (``services/turns/stalls.py``): not ended, and either no timer armed with no
+resolution awaited, or a resolution awaited while nothing was logged for a minute.
+
+``resume`` (moderator only, with a reason), in order: ``forbidden`` for anyone else;
+``combat_not_stalled`` unless stalled; every action still in flight is abandoned (its
+resolution is no longer awaited: one that comes back later changes nothing here); then
+``combat.resumed``; then the combat moves on from where it stood: an opening goes to the
+preparation round (umh 1.3.1), a preparation round gets its clock again, a fight closes an
+interference turn left without clock and restarts the current turn's clock in full (umh
+2.3.5), or starts the next turn when there is none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.turns.domain.umh import interference
+from services.turns.domain.umh.flow import advance, enter_preparation
+from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
+from services.turns.domain.umh.progress import move_on
+from services.turns.domain.umh.state import (
+    PHASE_ENDED,
+    PHASE_FIGHTING,
+    PHASE_OPENING,
+    PHASE_PREPARATION,
+    CombatState,
+)
+from services.turns.stalls import Stall, check_resume, resumed_payload, stall_of
+from shared.actions_base import ResumeAction
+from shared.domain import ms
+from shared.messages import COMBAT_RESUMED, TURN_RESUMED
+from shared.payloads import ActOnCombat
+
+
+def stall(state: CombatState, quiet_ms: int) -> Stall | None:
+    """Why the combat is stalled, or None (see the module docstring)."""
+    return stall_of(
+        ended=state.phase == PHASE_ENDED,
+        timers=len(state.timers),
+        resolution_pending=any(a.resolution_requested for a in state.actions.values()),
+        quiet_ms=quiet_ms,
+    )
+
+
+def stalled(state_dict: dict[str, Any], quiet_ms: int) -> str | None:
+    """The reconciler's question (``TurnsRuleset.stalled``)."""
+    found = stall(CombatState.from_dict(state_dict), quiet_ms)
+    return found.value if found is not None else None
+
+
+def resume(
+    state: CombatState, out: Outcome, action: ResumeAction, cmd: ActOnCombat, now_ms: int
+) -> None:
+    """A moderator's ``resume`` (see the module docstring for the order)."""
+    found = check_resume(
+        stall(state, cmd.quiet_ms or 0), moderator=cmd.moderator, phase=state.phase
+    )
+    abandoned = list(state.actions)
+    for flight in state.actions.values():
+        for window in [*flight.reactions.values(), *flight.answers.values()]:
+            cancel_timer(state, out, window.timer_id)
+    state.actions = {}
+    payload = resumed_payload(
+        found,
+        by=action.actor,
+        moderator_key=cmd.moderator_key,
+        reason=action.reason,
+        abandoned=abandoned,
+    )
+    out.emit(COMBAT_RESUMED, payload)
+    if state.phase == PHASE_OPENING:
+        enter_preparation(state, out, now_ms)
+    elif state.phase == PHASE_PREPARATION:
+        deadline = now_ms + ms(state.settings.preparation_seconds)
+        state.phase_deadline_ms = deadline
+        arm_timer(state, out, "preparation", deadline, {})
+    elif state.phase == PHASE_FIGHTING:
+        interference.close(state, out, "resumed")
+        restart_clock(state, out, now_ms)
+        move_on(state, out, now_ms)
+
+
+def restart_clock(state: CombatState, out: Outcome, now_ms: int) -> None:
+    """umh 2.3.5: the current turn's clock starts again in full (``turn.resumed``); with no
+    current turn, the next one starts (2.1.2)."""
+    turn = state.turn
+    if turn is None:
+        advance(state, out, now_ms)
+        return
+    cancel_timer(state, out, turn.timer_id)
+    deadline = now_ms + ms(state.settings.turn_seconds)
+    turn.timer_id = arm_timer(state, out, "turn", deadline, {"turn_seq": state.turn_seq})
+    turn.deadline_ms = deadline
+    turn.paused_remaining_ms = None
+    out.emit(TURN_RESUMED, {"actor": turn.actor, "deadline_ms": deadline})

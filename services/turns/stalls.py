@@ -19,9 +19,11 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Final
 
+from shared.actions_base import ResumeAction
 from shared.dict_state import Out, State, arm_timer, cancel_timer
 from shared.errors import RuleViolation
 from shared.messages import TURN_RESUMED
+from shared.payloads import ActOnCombat
 
 RESOLUTION_OVERDUE_MS: Final = 60_000
 """How long a resolution may be awaited with nothing logged before the combat counts as
@@ -44,10 +46,10 @@ def stall_of(*, ended: bool, timers: int, resolution_pending: bool, quiet_ms: in
     return Stall.NO_CLOCK if timers == 0 else None
 
 
-def check_resume(stall: Stall | None, *, moderator: bool, phase: str) -> Stall:
+def check_resume(stall: Stall | None, cmd: ActOnCombat, *, phase: str) -> Stall:
     """A ``resume`` needs a moderator (``forbidden``) and a stalled combat
     (``combat_not_stalled``, with the phase in its details)."""
-    if not moderator:
+    if not cmd.moderator:
         raise RuleViolation("forbidden", None, needs="moderator")
     if stall is None:
         raise RuleViolation("combat_not_stalled", None, phase=phase)
@@ -55,19 +57,14 @@ def check_resume(stall: Stall | None, *, moderator: bool, phase: str) -> Stall:
 
 
 def resumed_payload(
-    stall: Stall,
-    *,
-    by: str,
-    moderator_key: str | None,
-    reason: str,
-    abandoned: list[str],
+    stall: Stall, action: ResumeAction, cmd: ActOnCombat, abandoned: list[str]
 ) -> dict[str, object]:
-    """The data of ``combat.resumed``: who, why, what the stall was, and the actions whose
-    resolution will no longer be awaited."""
+    """The data of ``combat.resumed``: who (the actor he named and his key), why, what the
+    stall was, and the actions whose resolution will no longer be awaited."""
     return {
-        "by": by,
-        "moderator_key": moderator_key,
-        "reason": reason,
+        "by": action.actor,
+        "moderator_key": cmd.moderator_key,
+        "reason": action.reason,
         "stall": stall.value,
         "abandoned_actions": abandoned,
     }

@@ -3,9 +3,14 @@ service spec asks it, and a moderator's ``resume`` as the gateway sends it."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from services.turns.handlers import spec
+from shared.errors import RuleViolation
 from shared.keys import Keys
 from shared.messages import derived_id
 from shared.payloads import ActOnCombat
@@ -33,3 +38,17 @@ def resume_cmd(*, quiet_ms: int = FOREVER, moderator: bool = True) -> ActOnComba
             "quiet_ms": quiet_ms,
         }
     )
+
+
+def assert_refused(
+    act: Callable[[dict[str, Any], ActOnCombat], object],
+    state: dict[str, Any],
+    cmd: ActOnCombat,
+    code: str,
+) -> None:
+    """``act(state, cmd)`` raises ``code`` and leaves the state exactly as it was."""
+    before = copy.deepcopy(state)
+    with pytest.raises(RuleViolation) as refused:
+        act(state, cmd)
+    assert refused.value.code == code
+    assert state == before

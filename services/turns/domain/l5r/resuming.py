@@ -38,20 +38,11 @@ def stall(state: State, quiet_ms: int) -> Stall | None:
 
 def resume(state: State, out: Out, action: ResumeAction, cmd: ActOnCombat, now_ms: int) -> None:
     """A moderator's ``resume`` (see the module docstring for the order)."""
-    found = check_resume(
-        stall(state, cmd.quiet_ms or 0), moderator=cmd.moderator, phase=state["phase"]
-    )
+    found = check_resume(stall(state, cmd.quiet_ms or 0), cmd, phase=state["phase"])
     pending = state.get("pending")
     abandoned = [str(pending["action_id"])] if pending else []
     state["pending"] = None
-    payload = resumed_payload(
-        found,
-        by=action.actor,
-        moderator_key=cmd.moderator_key,
-        reason=action.reason,
-        abandoned=abandoned,
-    )
-    out.emit(COMBAT_RESUMED, payload)
+    out.emit(COMBAT_RESUMED, resumed_payload(found, action, cmd, abandoned))
     turn = state.get("turn")
     if state["phase"] == PREPARATION:
         due = now_ms + int(state["settings"]["preparation_seconds"]) * 1000

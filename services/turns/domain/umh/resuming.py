@@ -54,22 +54,13 @@ def resume(
     state: CombatState, out: Outcome, action: ResumeAction, cmd: ActOnCombat, now_ms: int
 ) -> None:
     """A moderator's ``resume`` (see the module docstring for the order)."""
-    found = check_resume(
-        stall(state, cmd.quiet_ms or 0), moderator=cmd.moderator, phase=state.phase
-    )
+    found = check_resume(stall(state, cmd.quiet_ms or 0), cmd, phase=state.phase)
     abandoned = list(state.actions)
     for flight in state.actions.values():
         for window in [*flight.reactions.values(), *flight.answers.values()]:
             cancel_timer(state, out, window.timer_id)
     state.actions = {}
-    payload = resumed_payload(
-        found,
-        by=action.actor,
-        moderator_key=cmd.moderator_key,
-        reason=action.reason,
-        abandoned=abandoned,
-    )
-    out.emit(COMBAT_RESUMED, payload)
+    out.emit(COMBAT_RESUMED, resumed_payload(found, action, cmd, abandoned))
     if state.phase == PHASE_OPENING:
         enter_preparation(state, out, now_ms)
     elif state.phase == PHASE_PREPARATION:

@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from services.turns.stalls import RESOLUTION_OVERDUE_MS
-from shared.errors import RuleViolation
 from shared.payloads import ActOnCombat
 from tests.unit.turns.l5r.session import Combat, fighting, stance
-from tests.unit.turns.stalls_kit import FOREVER, resume_cmd, stalled
+from tests.unit.turns.stalls_kit import FOREVER, assert_refused, resume_cmd, stalled
 
 State = dict[str, Any]
 
@@ -127,9 +126,6 @@ def test_a_resume_gives_a_preparation_round_its_clock_again() -> None:
 def test_a_resume_is_refused_unless_a_moderator_resumes_a_stalled_combat(
     build: Callable[[], State], cmd: ActOnCombat, code: str
 ) -> None:
-    state = build()
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleViolation) as refused:
-        Combat().turns.act(state, cmd, now_ms=int(state["created_at_ms"]))
-    assert refused.value.code == code
-    assert state == before
+    assert_refused(
+        lambda s, c: Combat().turns.act(s, c, now_ms=int(s["created_at_ms"])), build(), cmd, code
+    )

@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 from services.turns.stalls import RESOLUTION_OVERDUE_MS
-from shared.errors import RuleViolation
 from shared.payloads import ActOnCombat
-from tests.unit.turns.stalls_kit import FOREVER, resume_cmd, stalled
+from tests.unit.turns.stalls_kit import FOREVER, assert_refused, resume_cmd, stalled
 
 from .builders import (
     ATTACK,
@@ -209,9 +208,4 @@ def test_a_resume_of_a_stalled_opening_goes_to_the_preparation_round() -> None:
 def test_a_resume_is_refused_unless_a_moderator_resumes_a_stalled_combat(
     build: Any, cmd: ActOnCombat, code: str
 ) -> None:
-    state = build()
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleViolation) as refused:
-        TURNS.act(state, cmd, now_ms=T0)
-    assert refused.value.code == code
-    assert state == before
+    assert_refused(lambda s, c: TURNS.act(s, c, now_ms=T0), build(), cmd, code)

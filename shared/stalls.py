@@ -19,20 +19,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Final
-
-from redis.asyncio import Redis
+from typing import Any, Final, Protocol
 
 from shared.keys import Aggregate
 from shared.logging import get_logger
 from shared.metrics import STALLED, STALLS_DETECTED
-from shared.redis_streams import entries
 
 log = get_logger(__name__)
 
 State = dict[str, Any]
 Stalled = Callable[[State, int], str | None]
 View = Callable[[State, int], dict[str, Any] | None]
+
+
+class RecentLog(Protocol):
+    """The read a stall needs of the store (``shared/runtime/ports.py`` ``Store``)."""
+
+    async def last_logged(self, agg: Aggregate, count: int) -> list[tuple[str, str]]: ...
+
 
 LAST_EVENTS: Final = 10
 """How many of the aggregate's last logged events a ``combat_stalled`` line shows."""
@@ -62,10 +66,11 @@ def event_brief(raw: bytes | str) -> dict[str, Any]:
 class StallWatch:
     """What the reconciler of one service found stalled, pass by pass."""
 
-    def __init__(self, service: str, stalled: Stalled, view: View) -> None:
+    def __init__(self, service: str, stalled: Stalled, view: View, store: RecentLog) -> None:
         self.service = service
         self._stalled = stalled
         self._view = view
+        self._store = store
         self._known: dict[str, str] = {}
         self._found: dict[str, str] = {}
         STALLED.labels(service).set(0)
@@ -73,16 +78,17 @@ class StallWatch:
     def begin(self) -> None:
         self._found = {}
 
-    async def visit(self, redis: Redis, agg: Aggregate, state: State, now: int) -> str | None:
+    async def visit(self, agg: Aggregate, state: State, now: int) -> str | None:
         """Ask whether this active aggregate is stalled; report it the first time (with a
         summary of its read model, built only then)."""
-        last = entries(await redis.xrevrange(agg.log, count=1))
-        reason = self._stalled(state, quiet_ms(last[0][0] if last else None, now))
+        last = await self._store.last_logged(agg, 1)
+        quiet = quiet_ms(last[0][0] if last else None, now)
+        reason = self._stalled(state, quiet)
         if reason is None:
             return None
         self._found[agg.tag] = reason
         if self._known.get(agg.tag) != reason:
-            recent = entries(await redis.xrevrange(agg.log, count=LAST_EVENTS))
+            recent = await self._store.last_logged(agg, LAST_EVENTS)
             summary = self._view(state, now) or {}
             STALLS_DETECTED.labels(self.service, reason).inc()
             log.warning(
@@ -91,8 +97,8 @@ class StallWatch:
                 tenant=state.get("tenant"),
                 room=state.get("room"),
                 reason=reason,
-                quiet_ms=quiet_ms(last[0][0] if last else None, now),
-                last_events=[event_brief(f["e"]) for _, f in reversed(recent) if "e" in f],
+                quiet_ms=quiet,
+                last_events=[event_brief(raw) for _, raw in reversed(recent)],
                 state={k: summary[k] for k in SUMMARY_FIELDS if k in summary},
             )
         return reason

@@ -20,9 +20,10 @@ from enum import StrEnum
 from typing import Any, Final
 
 from shared.actions_base import ResumeAction
-from shared.dict_state import Out, State, arm_timer, cancel_timer
+from shared.domain import ms
 from shared.errors import RuleViolation
 from shared.messages import TURN_RESUMED
+from shared.outcome import KeepsTimers, Outcome, arm_timer, cancel_timer
 from shared.payloads import ActOnCombat
 
 RESOLUTION_OVERDUE_MS: Final = 60_000
@@ -70,12 +71,21 @@ def resumed_payload(
     }
 
 
-def restart_turn_clock(state: State, out: Out, now_ms: int, data: dict[str, Any]) -> None:
-    """For the rulesets that keep a dict state (cypher, l5r): the current turn's clock
-    starts again in full (the community's ``turn_seconds``), announced by ``turn.resumed``."""
-    turn = state["turn"]
-    cancel_timer(state, out, turn.get("timer_id"))
-    deadline = now_ms + int(state["settings"]["turn_seconds"]) * 1000
-    turn["timer_id"] = arm_timer(state, out, "turn", deadline, data)
-    turn["deadline_ms"] = deadline
-    out.emit(TURN_RESUMED, {"actor": turn["actor"], "deadline_ms": deadline})
+def restart_turn_clock(
+    state: KeepsTimers,
+    out: Outcome,
+    now_ms: int,
+    *,
+    actor: str,
+    timer_id: str | None,
+    seconds: float,
+    data: dict[str, Any],
+) -> tuple[str, int]:
+    """The current turn's clock starts again in full (``seconds``: the community's
+    ``turn_seconds``): its timer ``timer_id`` is cancelled, a new one armed, and
+    ``turn.resumed`` announced. Returns the new timer's id and due time, for the turn."""
+    cancel_timer(state, out, timer_id)
+    deadline = now_ms + ms(seconds)
+    armed = arm_timer(state, out, "turn", deadline, data)
+    out.emit(TURN_RESUMED, {"actor": actor, "deadline_ms": deadline})
+    return armed, deadline

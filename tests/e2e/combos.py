@@ -13,15 +13,10 @@ from collections import Counter
 from itertools import pairwise
 from typing import Any
 
-from tests.e2e.referee import (
-    JSON,
-    Community,
-    defensive,
-    expect,
-    of_type,
-    register_sheet,
-    umh_sheet_with,
-)
+from tests.e2e.referee import JSON, HttpCommunity
+from tests.support.play import expect, of_type
+from tests.support.sheets import defensive, umh_sheet_with
+from tests.support.steps import register_sheet
 
 TAJO_DAMAGE = 100
 
@@ -35,7 +30,7 @@ def combo(name: str = "Tajo", *, hits: int = 2, damage: int = TAJO_DAMAGE, **fie
 BLOQUEO = defensive("Bloqueo", defense=60)
 
 
-async def fighters(community: Community, *, hits: int, vit: int = 1000, **more: int) -> None:
+async def fighters(community: HttpCommunity, *, hits: int, vit: int = 1000, **more: int) -> None:
     """ana (VEL 6, the combo) against bruno (VEL 5) and anyone in ``more`` (name -> VIT)."""
     ana = umh_sheet_with("Ana", skills=[combo(hits=hits), BLOQUEO], stats={"vel": 6})
     await register_sheet(community, "ana", ana)
@@ -47,7 +42,7 @@ async def fighters(community: Community, *, hits: int, vit: int = 1000, **more: 
 
 
 async def answer(
-    community: Community, combat_id: str, reactor: str, action_id: str, skill: str | None
+    community: HttpCommunity, combat_id: str, reactor: str, action_id: str, skill: str | None
 ) -> None:
     """A ``react`` that may be answered 200 (the chain settled) or 202 (still running)."""
     body = {"type": "react", "actor": reactor, "action_id": action_id, "skill": skill}
@@ -55,7 +50,12 @@ async def answer(
 
 
 async def window_of(
-    community: Community, combat_id: str, action_id: str, reactor: str, hit: int, within: float = 10
+    community: HttpCommunity,
+    combat_id: str,
+    action_id: str,
+    reactor: str,
+    hit: int,
+    within: float = 10,
 ) -> JSON:
     """Until ``reactor``'s window of hit ``hit`` is open (as the combat shows it)."""
 
@@ -71,7 +71,7 @@ async def window_of(
 
 
 async def resolved_hits(
-    community: Community, combat_id: str, action_id: str, hits: int, *, within: float = 15
+    community: HttpCommunity, combat_id: str, action_id: str, hits: int, *, within: float = 15
 ) -> list[JSON]:
     """Until hit ``hits`` of the action is resolved and the action completed: the data of
     every ``action.resolved`` of the action, in log order."""
@@ -123,7 +123,7 @@ def assert_chained(pairs: list[tuple[int, int]]) -> None:
         assert before == after, pairs
 
 
-async def resumed_turn(community: Community, combat_id: str, actor: str) -> JSON:
+async def resumed_turn(community: HttpCommunity, combat_id: str, actor: str) -> JSON:
     """Until ``actor``'s own turn runs again: a deadline, no pause, no open window."""
 
     def running(combat: JSON) -> bool:
@@ -141,7 +141,12 @@ async def resumed_turn(community: Community, combat_id: str, actor: str) -> JSON
 
 
 async def play_to_end(
-    community: Community, combat_id: str, attacker: str, skill: str, target: str, within: float = 60
+    community: HttpCommunity,
+    combat_id: str,
+    attacker: str,
+    skill: str,
+    target: str,
+    within: float = 60,
 ) -> JSON:
     """Play until the combat ends: every window is taken (``skill: null``), ``attacker`` uses
     ``skill`` on ``target`` once in each of his turns, everyone else passes. The ended combat."""

@@ -24,7 +24,7 @@ from tests.e2e.combos import (
     resumed_turn,
     window_of,
 )
-from tests.e2e.referee import Community, Referee
+from tests.e2e.referee import HttpCommunity, Referee
 from tests.support.suite import Suite
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -39,7 +39,7 @@ async def kill_resolution(suite: Suite) -> None:
     await asyncio.to_thread(suite.kill, "resolution")
 
 
-async def hit_resolved(community: Community, combat_id: str, action_id: str, hit: int) -> None:
+async def hit_resolved(community: HttpCommunity, combat_id: str, action_id: str, hit: int) -> None:
     await community.wait_event(
         combat_id,
         "action.resolved",

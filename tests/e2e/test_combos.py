@@ -23,20 +23,17 @@ from tests.e2e.combos import (
     resumed_turn,
     window_of,
 )
-from tests.e2e.referee import (
-    Community,
-    Referee,
-    of_type,
-    register_sheet,
-    umh_sheet_with,
-)
+from tests.e2e.referee import HttpCommunity, Referee
+from tests.support.play import of_type
+from tests.support.sheets import umh_sheet_with
+from tests.support.steps import register_sheet
 
 pytestmark = [pytest.mark.e2e]
 
 
 async def fighting(
     referee: Referee, *, hits: int, defense_seconds: int = 30, vit: int = 1000
-) -> tuple[Community, str]:
+) -> tuple[HttpCommunity, str]:
     """A challenge between ana (the combo) and bruno, at ana's first turn."""
     timers = {"preparation_seconds": 1, "turn_seconds": 30, "defense_seconds": defense_seconds}
     community = await referee.new_community(timers=timers)
@@ -48,7 +45,7 @@ async def fighting(
 
 async def against_two(
     referee: Referee, *, hits: int, bruno: int = 1000, carla: int = 1000
-) -> tuple[Community, str]:
+) -> tuple[HttpCommunity, str]:
     """ana (the combo, and Amago: damage 0) against bruno and carla: a challenge names one
     defender only (umh 1.1.1.2), so the combat opens with Amago on both, taken, and waits
     for ana's first turn."""

@@ -19,20 +19,16 @@ from redis.asyncio import Redis
 from shared.keys import Keys
 from shared.timers import TimerStore
 from tests.e2e.referee import (
-    Community,
     Referee,
-    error_of,
-    expect,
     start_suite,
     stop_suite,
-    types_of,
     wait_until,
 )
+from tests.support.play import error_of, expect, types_of
+from tests.support.steps import RESUME, resume_refusals, strand
 from tests.support.suite import Suite, free_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-
-RESUME = {"type": "resume", "actor": "moderadora", "reason": "la defensa se perdió"}
 
 
 @pytest.fixture
@@ -87,9 +83,8 @@ def log_lines(suite: Suite, event: str, combat_id: str) -> list[str]:
     return [line for line in text.splitlines() if event in line and combat_id in line]
 
 
-async def strand(suite: Suite, combat_id: str) -> list[str]:
-    """Delete the defense windows of the combat's actions in flight and every timer it
-    armed: its turn stays paused with nothing left to wait for. The deleted timer ids."""
+async def strand_in(suite: Suite, combat_id: str) -> list[str]:
+    """:func:`strand` the combat's stored state, and cancel its timers in the timer set."""
     keys = Keys(suite.namespace)
     agg = keys.combat("turns", combat_id)
     redis = Redis.from_url(suite.redis_url)
@@ -97,10 +92,7 @@ async def strand(suite: Suite, combat_id: str) -> list[str]:
         raw = await redis.hget(agg.state, "data")
         assert raw is not None
         state = json.loads(raw)
-        timers = list(state["timers"])
-        for action in state["actions"].values():
-            action["reactions"] = {}
-        state["timers"] = {}
+        timers = strand(state)
         await redis.hset(agg.state, "data", json.dumps(state))
         store = TimerStore(redis, **keys.timer_store("turns"))
         for timer_id in timers:
@@ -108,17 +100,6 @@ async def strand(suite: Suite, combat_id: str) -> list[str]:
     finally:
         await redis.aclose()
     return timers
-
-
-async def refusals(community: Community, combat_id: str) -> None:
-    """A running combat cannot be resumed; nor by a frontend key; nor without a reason."""
-    running = await community.act(combat_id, RESUME)
-    assert error_of(running, 422, "combat_not_stalled")["details"]["phase"] == "fighting"
-    frontend = community.referee.client(await community.key("frontend"))
-    denied = await frontend.post(f"/v1/combats/{combat_id}/actions", json=RESUME)
-    error_of(denied, 403, "forbidden")
-    reasonless = {k: v for k, v in RESUME.items() if k != "reason"}
-    error_of(await community.act(combat_id, reasonless), 422, "invalid_request")
 
 
 async def test_a_stalled_combat_is_reported_then_resumed_by_a_moderator(
@@ -132,12 +113,12 @@ async def test_a_stalled_combat_is_reported_then_resumed_by_a_moderator(
         await community.register("bruno", vel=5)
         cid = (await community.start_challenge("ana", "bruno"))["id"]
         await community.wait_turn(cid, "ana", 1)
-        await refusals(community, cid)
+        await resume_refusals(community, cid)
         assert (await wait_metric(suite, STALLED, 0)).get(DETECTED, 0) == 0
 
         attack = await community.use_skill(cid, "ana", "Puño", ["bruno"])
         assert attack["combat"]["turn"]["deadline"] is None  # paused: bruno's window is open
-        assert len(await strand(suite, cid)) == 1
+        assert len(await strand_in(suite, cid)) == 1
 
         await wait_metric(suite, STALLED, 1)
         assert (await turns_metrics(suite))[DETECTED] == 1

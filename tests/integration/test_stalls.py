@@ -17,7 +17,7 @@ from shared.bus import Bus
 from shared.keys import Keys
 from shared.messages import Envelope, new_id, utcnow
 from shared.payloads import ActOnCombat
-from shared.runtime import ServiceRuntime
+from shared.runtime import RedisServiceRuntime
 from tests.unit.turns.stalls_kit import resume_cmd
 from tests.unit.turns.umh.builders import COMBAT_ID, start_cmd
 
@@ -47,13 +47,13 @@ def detections() -> float:
 
 
 @pytest.fixture
-async def runtime(bus: Bus, redis: Redis, namespace: str) -> ServiceRuntime:
+async def runtime(bus: Bus, redis: Redis, namespace: str) -> RedisServiceRuntime:
     keys = Keys(namespace)
-    return ServiceRuntime(spec(keys), redis=redis, bus=bus, keys=keys, retention_seconds=60)
+    return RedisServiceRuntime(spec(keys), redis=redis, bus=bus, keys=keys, retention_seconds=60)
 
 
 async def test_a_stalled_combat_is_logged_once_counted_and_cleared_by_a_resume(
-    runtime: ServiceRuntime, redis: Redis, namespace: str
+    runtime: RedisServiceRuntime, redis: Redis, namespace: str
 ) -> None:
     await runtime.handle(envelope("combat.start", start_cmd().model_dump(mode="json")))
     assert await runtime.reconcile_once() == 0

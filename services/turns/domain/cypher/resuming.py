@@ -12,7 +12,8 @@ no current turn, the next one starts.
 
 from __future__ import annotations
 
-from services.turns.domain.cypher.flow import PHASE_ENDED, end_turn, start_turn
+from services.turns.domain.cypher.flow import end_turn, start_turn
+from services.turns.domain.cypher.state import CypherCombat, TurnEnd
 from services.turns.stalls import (
     Stall,
     check_resume,
@@ -21,33 +22,43 @@ from services.turns.stalls import (
     stall_of,
 )
 from shared.actions_base import ResumeAction
-from shared.dict_state import Out, State
 from shared.messages import COMBAT_RESUMED
+from shared.outcome import Outcome
 from shared.payloads import ActOnCombat
 
 
-def stall(state: State, quiet_ms: int) -> Stall | None:
-    turn = state.get("turn") or {}
+def stall(state: CypherCombat, quiet_ms: int) -> Stall | None:
+    """Why the combat is stalled, or None (see the module docstring)."""
     return stall_of(
-        ended=state["phase"] == PHASE_ENDED,
-        timers=len(state.get("timers", {})),
-        resolution_pending=bool(turn.get("pending")),
+        ended=state.ended,
+        timers=len(state.timers),
+        resolution_pending=state.turn is not None and state.turn.pending is not None,
         quiet_ms=quiet_ms,
     )
 
 
-def resume(state: State, out: Out, action: ResumeAction, cmd: ActOnCombat, now_ms: int) -> None:
+def resume(
+    state: CypherCombat, out: Outcome, action: ResumeAction, cmd: ActOnCombat, now_ms: int
+) -> None:
     """A moderator's ``resume`` (see the module docstring for the order)."""
-    found = check_resume(stall(state, cmd.quiet_ms or 0), cmd, phase=state["phase"])
-    turn = state.get("turn")
-    pending = (turn or {}).get("pending")
-    abandoned = [str(pending["action_id"])] if pending else []
+    found = check_resume(stall(state, cmd.quiet_ms or 0), cmd, phase=state.phase)
+    turn = state.turn
+    pending = turn.pending if turn is not None else None
+    abandoned = [pending.action_id] if pending is not None else []
     out.emit(COMBAT_RESUMED, resumed_payload(found, action, cmd, abandoned))
     if turn is None:
-        start_turn(state, out, now_ms, int(state["turn_index"]) + 1)
+        start_turn(state, out, now_ms, state.turn_index + 1)
         return
-    turn["pending"] = None
-    if pending and pending.get("ends_turn"):
-        end_turn(state, out, now_ms, "resumed")
+    turn.pending = None
+    if pending is not None and pending.ends_turn:
+        end_turn(state, out, now_ms, TurnEnd.RESUMED)
         return
-    restart_turn_clock(state, out, now_ms, {"turn_seq": state["turn_seq"]})
+    turn.timer_id, turn.deadline_ms = restart_turn_clock(
+        state,
+        out,
+        now_ms,
+        actor=turn.actor,
+        timer_id=turn.timer_id,
+        seconds=state.settings.turn_seconds,
+        data={"turn_seq": state.turn_seq},
+    )

@@ -13,7 +13,7 @@ gets its clock again (RULES.md 7.1 W1), or the current turn's clock starts again
 from __future__ import annotations
 
 from services.turns.domain.l5r.flow import next_turn
-from services.turns.domain.l5r.state import ENDED, PREPARATION
+from services.turns.domain.l5r.state import L5rCombat
 from services.turns.stalls import (
     Stall,
     check_resume,
@@ -22,34 +22,45 @@ from services.turns.stalls import (
     stall_of,
 )
 from shared.actions_base import ResumeAction
-from shared.dict_state import Out, State, arm_timer
+from shared.domain import ms
 from shared.messages import COMBAT_RESUMED
+from shared.outcome import Outcome, arm_timer
 from shared.payloads import ActOnCombat
+from shared.vocabulary import Phase
 
 
-def stall(state: State, quiet_ms: int) -> Stall | None:
+def stall(state: L5rCombat, quiet_ms: int) -> Stall | None:
+    """Why the combat is stalled, or None (see the module docstring)."""
     return stall_of(
-        ended=state["phase"] == ENDED,
-        timers=len(state["timers"]),
-        resolution_pending=bool(state.get("pending")),
+        ended=state.ended,
+        timers=len(state.timers),
+        resolution_pending=state.pending is not None,
         quiet_ms=quiet_ms,
     )
 
 
-def resume(state: State, out: Out, action: ResumeAction, cmd: ActOnCombat, now_ms: int) -> None:
+def resume(
+    state: L5rCombat, out: Outcome, action: ResumeAction, cmd: ActOnCombat, now_ms: int
+) -> None:
     """A moderator's ``resume`` (see the module docstring for the order)."""
-    found = check_resume(stall(state, cmd.quiet_ms or 0), cmd, phase=state["phase"])
-    pending = state.get("pending")
-    abandoned = [str(pending["action_id"])] if pending else []
-    state["pending"] = None
+    found = check_resume(stall(state, cmd.quiet_ms or 0), cmd, phase=state.phase)
+    abandoned = [state.pending.action_id] if state.pending is not None else []
+    state.pending = None
     out.emit(COMBAT_RESUMED, resumed_payload(found, action, cmd, abandoned))
-    turn = state.get("turn")
-    if state["phase"] == PREPARATION:
-        due = now_ms + int(state["settings"]["preparation_seconds"]) * 1000
+    turn = state.turn
+    if state.phase == Phase.PREPARATION:
+        due = now_ms + ms(state.settings.preparation_seconds)
         arm_timer(state, out, "preparation", due, {})
-        state["phase_deadline_ms"] = due
+        state.phase_deadline_ms = due
     elif turn is None:
         next_turn(state, out, now_ms)
     else:
-        data = {"turn_seq": state["turn_seq"], "actor": turn["actor"]}
-        restart_turn_clock(state, out, now_ms, data)
+        turn.timer_id, turn.deadline_ms = restart_turn_clock(
+            state,
+            out,
+            now_ms,
+            actor=turn.actor,
+            timer_id=turn.timer_id,
+            seconds=state.settings.turn_seconds,
+            data={"turn_seq": state.turn_seq, "actor": turn.actor},
+        )

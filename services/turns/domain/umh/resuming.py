@@ -18,26 +18,27 @@ from typing import Any
 
 from services.turns.domain.umh import interference
 from services.turns.domain.umh.flow import advance, enter_preparation
-from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
 from services.turns.domain.umh.progress import move_on
-from services.turns.domain.umh.state import (
-    PHASE_ENDED,
-    PHASE_FIGHTING,
-    PHASE_OPENING,
-    PHASE_PREPARATION,
-    CombatState,
+from services.turns.domain.umh.state import CombatState
+from services.turns.stalls import (
+    Stall,
+    check_resume,
+    restart_turn_clock,
+    resumed_payload,
+    stall_of,
 )
-from services.turns.stalls import Stall, check_resume, resumed_payload, stall_of
 from shared.actions_base import ResumeAction
 from shared.domain import ms
-from shared.messages import COMBAT_RESUMED, TURN_RESUMED
+from shared.messages import COMBAT_RESUMED
+from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import ActOnCombat
+from shared.vocabulary import Phase
 
 
 def stall(state: CombatState, quiet_ms: int) -> Stall | None:
     """Why the combat is stalled, or None (see the module docstring)."""
     return stall_of(
-        ended=state.phase == PHASE_ENDED,
+        ended=state.phase == Phase.ENDED,
         timers=len(state.timers),
         resolution_pending=any(a.resolution_requested for a in state.actions.values()),
         quiet_ms=quiet_ms,
@@ -61,13 +62,13 @@ def resume(
             cancel_timer(state, out, window.timer_id)
     state.actions = {}
     out.emit(COMBAT_RESUMED, resumed_payload(found, action, cmd, abandoned))
-    if state.phase == PHASE_OPENING:
+    if state.phase == Phase.OPENING:
         enter_preparation(state, out, now_ms)
-    elif state.phase == PHASE_PREPARATION:
+    elif state.phase == Phase.PREPARATION:
         deadline = now_ms + ms(state.settings.preparation_seconds)
         state.phase_deadline_ms = deadline
         arm_timer(state, out, "preparation", deadline, {})
-    elif state.phase == PHASE_FIGHTING:
+    elif state.phase == Phase.FIGHTING:
         interference.close(state, out, "resumed")
         restart_clock(state, out, now_ms)
         move_on(state, out, now_ms)
@@ -80,9 +81,13 @@ def restart_clock(state: CombatState, out: Outcome, now_ms: int) -> None:
     if turn is None:
         advance(state, out, now_ms)
         return
-    cancel_timer(state, out, turn.timer_id)
-    deadline = now_ms + ms(state.settings.turn_seconds)
-    turn.timer_id = arm_timer(state, out, "turn", deadline, {"turn_seq": state.turn_seq})
-    turn.deadline_ms = deadline
+    turn.timer_id, turn.deadline_ms = restart_turn_clock(
+        state,
+        out,
+        now_ms,
+        actor=turn.actor,
+        timer_id=turn.timer_id,
+        seconds=state.settings.turn_seconds,
+        data={"turn_seq": state.turn_seq},
+    )
     turn.paused_remaining_ms = None
-    out.emit(TURN_RESUMED, {"actor": turn.actor, "deadline_ms": deadline})

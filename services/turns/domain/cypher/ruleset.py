@@ -46,7 +46,8 @@ def on_resolved(state: State, payload: dict[str, Any], now_ms: int) -> Decision[
         if character in new["participants"]:
             new["participants"][character] = copy.deepcopy(cond)
     new["turn"]["pending"] = None
-    out.emit(ACTION_COMPLETED, {"action_id": pending["action_id"]})
+    completed = {"action_id": pending["action_id"], "attacker": payload.get("attacker")}
+    out.emit(ACTION_COMPLETED, completed)
     if pending["ends_turn"]:
         end_turn(new, out, now_ms, "acted")
     elif not check_end(new, out, now_ms):

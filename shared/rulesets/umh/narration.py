@@ -1,0 +1,457 @@
+"""umh (seed 000) narration of a combat's flow: declarations, defense windows, movement, joins,
+interference turns, preparation; and the rule references the platform's narrators cite in a
+umh combat. Hits are told in :mod:`.narration_hits`, what outlives a combat in
+:mod:`.narration_aftermath`; :data:`UMH_NARRATION` joins the three."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from shared.narration.said import Narrations, Said
+from shared.narration.words import T, Unit, pick
+from shared.rulesets.umh.narration_aftermath import AFTERMATH
+from shared.rulesets.umh.narration_hits import HITS
+
+RULES: Final = {
+    "combat.started/skill": "umh 1.1.1.1",
+    "combat.started/challenge": "umh 1.1.1.2",
+    "combat.phase_changed/preparation": "umh 1.3.1",
+    "combat.phase_changed/fighting": "umh 2.1.1",
+    "combat.ended/defeat": "umh 4.1.1.2",
+    "combat.ended/fled": "umh 4.1.1.1",
+    "combat.ended/pact": "umh 4.1.1.3",
+    "combat.ended/stalemate": "umh 2.3.3.1",
+    "combat.ended/disconnected": "umh 4.3.3",
+    "combat.ended/annulled": "umh 4.2.4",
+    "round.started": "umh 2.2.5",
+    "turn.ended/passed": "umh 2.3.3",
+    "turn.ended/timeout": "umh 2.3.5",
+    "turn.timed_out": "umh 2.3.5",
+    "action.declared/interference": "umh 2.5.2",
+    "turn.paused": "umh 2.4.2",
+    "combatant.down/damage": "umh 4.1.1.2",
+    "combatant.down/indirect": "umh 11.2",
+    "combatant.down/fall": "umh 11.5.3",
+    "combatant.down/collision": "umh 11.6.1",
+    "combatant.fled": "umh 4.1.1.1",
+    "combatant.ready": "umh 1.3.1",
+    "combatant.stood_up": "umh 11.5.2",
+    "combatant.moved": "umh 2.3.2",
+    "reaction.requested": "umh 2.4.2",
+    "reaction.timed_out": "umh 2.4.2",
+    "round.ended/stalemate": "umh 2.3.3.1",
+    "reaction.requested/anticipation": "umh 8.2.2.4",
+    "join.requested": "umh 1.2.4.1",
+    "join.veto_cast": "umh 1.2.4.1",
+    "combatant.joined": "umh 1.2.4",
+    "combatant.disconnected": "umh 4.3.3",
+    "side.slots_raised": "umh 1.2.3",
+    "turn_order.changed": "umh 2.2.2",
+    "interference.started/free": "umh 2.5.3.1",
+    "interference.started/predetermined": "umh 2.5.3.2",
+    "item.equipped": "umh 1.3.2",
+    "pact.offered": "umh 4.1.1.3",
+}
+
+FLOW: Final = Narrations(RULES)
+
+PA: Final = Unit(("PA", "PA"), ("AP", "AP"))
+SQUARES: Final = Unit(("casilla", "casillas"), ("square", "squares"))
+SLOTS: Final = Unit(("cupo", "cupos"), ("slot", "slots"))
+VETOES: Final = Unit(("veto", "vetos"), ("veto", "vetoes"))
+
+DEFENSE_KINDS: Final = {
+    "evasion": T("una evasión", "an evasion"),
+    "anticipation": T("una anticipación", "an anticipation"),
+    "annulment": T("una anulación", "an annulment"),
+    "counter": T("un contraataque", "a counterattack"),
+    "reflection": T("una reflexión", "a reflection"),
+    "internal": T("una defensa interna", "an internal defense"),
+    "external": T("una defensa externa", "an external defense"),
+}
+JOIN_WAYS: Final = {
+    "irrumpir": T("irrumpiendo", "by IRRUMPIR"),
+    "llamada_de_auxilio": T("por llamada de auxilio", "answering a call for help"),
+}
+
+
+def square(value: object) -> str:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return f"({value[0]}, {value[1]})"
+    return str(value)
+
+
+@FLOW.on("action.declared")
+def action_declared(e: Said) -> str:
+    targets = e.get("targets") or []
+    named = [t for t in targets if isinstance(t, str)]
+    squares = [square(t) for t in targets if not isinstance(t, str)]
+    aim = e.names(named) if named else ", ".join(squares)
+    phrase = T("{actor} usa {skill}", "{actor} uses {skill}")
+    if aim:
+        phrase = T("{actor} usa {skill} contra {aim}", "{actor} uses {skill} on {aim}")
+    if e.get("opening"):
+        phrase = T(
+            "{actor} abre el combate con {skill} contra {aim}",
+            "{actor} opens with {skill} on {aim}",
+        )
+    text = e.t(phrase, actor=e.who("attacker"), skill=e.get("skill"), aim=aim)
+    spent = e.get("pa_spent", 0)
+    if spent:
+        text += f" ({e.count(spent, PA)})"
+    if e.get("interference"):
+        text += e.t(T(" en su turno de interferencia", " in an interference turn"))
+    return text + e.cite("action.declared/interference" if e.get("interference") else None)
+
+
+@FLOW.on("reaction.requested")
+def reaction_requested(e: Said) -> str:
+    hits = int(e.get("hits") or 1)
+    blow = (
+        e.t(T(" (golpe {n} de {of})", " (hit {n} of {of})"), n=e.get("hit"), of=hits)
+        if hits > 1
+        else ""
+    )
+    if e.get("answer_to") == "anticipation":
+        return e.t(
+            T(
+                "{reactor} puede responder a la anticipación de {by} hasta {at}",
+                "{reactor} may answer {by}'s anticipation until {at}",
+            ),
+            reactor=e.who("reactor"),
+            by=e.who("anticipation_by"),
+            at=e.clock(e.get("deadline_ms")),
+        ) + e.cite("reaction.requested/anticipation")
+    return (
+        e.t(
+            T(
+                "{reactor} puede defenderse de {skill} de {attacker}{blow} hasta {at}",
+                "{reactor} may defend against {attacker}'s {skill}{blow} until {at}",
+            ),
+            reactor=e.who("reactor"),
+            skill=e.get("skill"),
+            attacker=e.who("attacker"),
+            blow=blow,
+            at=e.clock(e.get("deadline_ms")),
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("reaction.answered")
+def reaction_answered(e: Said) -> str:
+    reactor = e.who("reactor")
+    if e.get("resist"):
+        return e.t(T("{who} RESISTE el golpe", "{who} uses RESISTIR"), who=reactor) + e.cite(
+            "umh 7.1.2.3"
+        )
+    if not e.get("skill"):
+        return e.t(T("{who} no se defiende", "{who} does not defend"), who=reactor)
+    kind = DEFENSE_KINDS.get(str(e.get("kind")))
+    text = e.t(
+        T("{who} se defiende con {skill}", "{who} defends with {skill}"),
+        who=reactor,
+        skill=e.get("skill"),
+    )
+    if kind is not None:
+        text += e.t(T(", {kind}", ", {kind}"), kind=e.t(kind))
+    if e.get("pa_spent"):
+        text += f" ({e.count(e.get('pa_spent'), PA)})"
+    return text
+
+
+@FLOW.on("reaction.timed_out")
+def reaction_timed_out(e: Said) -> str:
+    return (
+        e.t(
+            T("Se acaba el tiempo de {who} para defenderse", "{who} runs out of time to defend"),
+            who=e.who("reactor"),
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("round.ended")
+def round_ended(e: Said) -> str:
+    text = e.t(T("Termina la ronda {n}", "Round {n} ends"), n=e.num(e.get("round")))
+    idle = int(e.get("stalemate_rounds") or 0)
+    if idle == 1:
+        text += e.t(T("; 1 ronda sin intención de combatir", "; 1 round with no intent to fight"))
+    elif idle > 1:
+        text += e.t(
+            T(
+                "; {n} rondas seguidas sin intención de combatir",
+                "; {n} rounds in a row with no intent to fight",
+            ),
+            n=idle,
+        )
+    return text + (e.cite("round.ended/stalemate") if idle else "")
+
+
+@FLOW.on("turn.started")
+def turn_started(e: Said) -> str:
+    text = e.t(
+        T("Turno de {actor} (ronda {n}), hasta {at}", "{actor}'s turn (round {n}), until {at}"),
+        actor=e.who("actor"),
+        n=e.num(e.get("round")),
+        at=e.clock(e.get("deadline_ms")),
+    )
+    bonus = e.get("pa_bonus") or 0
+    if bonus:
+        text += e.t(T("; recupera {pa}", "; regains {pa}"), pa=e.count(bonus, PA)) + e.cite(
+            "umh 1.2.6.2"
+        )
+    return text
+
+
+@FLOW.on("turn.paused")
+def turn_paused(e: Said) -> str:
+    return (
+        e.t(
+            T(
+                "Se pausa el turno de {actor}; le quedan {left}",
+                "{actor}'s turn is paused with {left} left",
+            ),
+            actor=e.who("actor"),
+            left=e.span(e.get("remaining_ms")),
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("turn.resumed")
+def turn_resumed(e: Said) -> str:
+    return e.t(
+        T("Sigue el turno de {actor}, hasta {at}", "{actor}'s turn resumes, until {at}"),
+        actor=e.who("actor"),
+        at=e.clock(e.get("deadline_ms")),
+    ) + e.cite("turn.paused")
+
+
+@FLOW.on("combatant.moved")
+def combatant_moved(e: Said) -> str:
+    return (
+        e.t(
+            T(
+                "{who} se mueve de {frm} a {to} ({cost}; le quedan {left})",
+                "{who} moves from {frm} to {to} ({cost}; {left} left)",
+            ),
+            who=e.who(),
+            frm=square(e.get("from")),
+            to=square(e.get("to")),
+            cost=e.count(e.get("cost", 0), SQUARES),
+            left=e.num(e.get("movement_left", 0)),
+        )
+        + e.cite()
+    )
+
+
+HEIGHTS: Final = {
+    "suelo": T("en el suelo", "on the ground"),
+    "alzada": T("en una posición alzada", "at a raised height"),
+    "voladora": T("en el aire", "in the air"),
+}
+
+
+@FLOW.on("combatant.position_changed")
+def position_changed(e: Said) -> str:
+    height = e.t(pick(HEIGHTS, e.get("height"), T(str(e.get("height")), str(e.get("height")))))
+    if e.get("square") is not None:
+        return e.t(
+            T("{who} queda en {sq}, {height}", "{who} is now at {sq}, {height}"),
+            who=e.who(),
+            sq=square(e.get("square")),
+            height=height,
+        )
+    return e.t(T("{who} queda {height}", "{who} is now {height}"), who=e.who(), height=height)
+
+
+@FLOW.on("combatant.disconnected")
+def disconnected(e: Said) -> str:
+    if e.get("out"):
+        return (
+            e.t(
+                T(
+                    "{who} no volvió a tiempo y queda fuera del combate",
+                    "{who} did not come back in time and is out",
+                ),
+                who=e.who(),
+            )
+            + e.cite()
+        )
+    return (
+        e.t(
+            T(
+                "{who} se desconecta; tiene hasta {at} para volver",
+                "{who} disconnects and has until {at} to return",
+            ),
+            who=e.who(),
+            at=e.clock(e.get("deadline_ms")),
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("combatant.reconnected")
+def reconnected(e: Said) -> str:
+    return e.t(T("{who} vuelve al combate", "{who} is back in the combat"), who=e.who())
+
+
+@FLOW.on("combatant.joined")
+def joined(e: Said) -> str:
+    way = JOIN_WAYS.get(str(e.get("via")))
+    how = e.t(way) if way else e.t(T("con {skill}", "with {skill}"), skill=e.get("skill"))
+    return (
+        e.t(
+            T("{who} se une a {side} {how}", "{who} joins {side} {how}"),
+            who=e.who(),
+            side=e.side(e.get("side")),
+            how=how,
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("join.requested")
+def join_requested(e: Said) -> str:
+    return (
+        e.t(
+            T(
+                "{who} quiere irrumpir con {side}: {needed} lo impiden, hasta {at}",
+                "{who} wants to break in on the side of {side}: {needed} stop it, until {at}",
+            ),
+            who=e.who("joiner"),
+            side=e.side(e.get("side")),
+            needed=e.count(e.get("vetoes_needed", 0), VETOES),
+            at=e.clock(e.get("deadline_ms")),
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("join.veto_cast")
+def join_veto_cast(e: Said) -> str:
+    return (
+        e.t(
+            T(
+                "{by} veta la entrada de {who} ({n} en total)",
+                "{by} vetoes {who}'s entry ({n} so far)",
+            ),
+            by=e.who("by"),
+            who=e.who("joiner"),
+            n=e.count(e.get("vetoes", 0), VETOES),
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("join.vetoed")
+def join_vetoed(e: Said) -> str:
+    return (
+        e.t(
+            T(
+                "{side} impiden la entrada de {who} (vetan {by})",
+                "{side} keep {who} out (vetoed by {by})",
+            ),
+            side=e.side(e.get("side")),
+            who=e.who("joiner"),
+            by=e.names(e.get("vetoes")),
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("side.slots_raised")
+def slots_raised(e: Said) -> str:
+    return (
+        e.t(
+            T("{by} amplía en {n} el bando de {side}", "{by} adds {n} to the side of {side}"),
+            by=e.who("by"),
+            n=e.count(e.get("slots", 0), SLOTS),
+            side=e.side(e.get("side")),
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("turn_order.changed")
+def turn_order_changed(e: Said) -> str:
+    return (
+        e.t(
+            T(
+                "Nuevo orden de turnos de la ronda {n}: {order}",
+                "New turn order for round {n}: {order}",
+            ),
+            n=e.num(e.get("round")),
+            order=e.names(e.get("turn_order")),
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("interference.started")
+def interference_started(e: Said) -> str:
+    kind = str(e.get("kind"))
+    if kind == "predetermined":
+        phrase = T(
+            "{who} tiene un turno de interferencia para usar {skill}, hasta {at}",
+            "{who} gets an interference turn to use {skill}, until {at}",
+        )
+    else:
+        phrase = T(
+            "{who} tiene un turno de interferencia libre, hasta {at}",
+            "{who} gets a free interference turn, until {at}",
+        )
+    return e.t(
+        phrase, who=e.who("holder"), skill=e.get("skill"), at=e.clock(e.get("deadline_ms"))
+    ) + (e.cite(f"interference.started/{kind}"))
+
+
+@FLOW.on("interference.ended")
+def interference_ended(e: Said) -> str:
+    if e.get("reason") == "passed":
+        return e.t(
+            T("{who} pasa su turno de interferencia", "{who} passes the interference turn"),
+            who=e.who("holder"),
+        )
+    return e.t(
+        T("Termina el turno de interferencia de {who}", "{who}'s interference turn ends"),
+        who=e.who("holder"),
+    )
+
+
+@FLOW.on("item.equipped")
+def item_equipped(e: Said) -> str:
+    return (
+        e.t(T("{who} se equipa {item}", "{who} equips {item}"), who=e.who(), item=e.get("item"))
+        + e.cite()
+    )
+
+
+@FLOW.on("pa.refunded")
+def pa_refunded(e: Said) -> str:
+    return (
+        e.t(
+            T("{who} recupera {pa}", "{who} gets back {pa}"),
+            who=e.who(),
+            pa=e.count(e.get("pa", 0), PA),
+        )
+        + e.cite()
+    )
+
+
+@FLOW.on("pact.offered")
+def pact_offered(e: Said) -> str:
+    missing = e.get("missing") or []
+    text = e.t(
+        T("{by} propone un pacto de retirada", "{by} offers a pact to withdraw"), by=e.who("by")
+    )
+    if missing:
+        verb = T("; falta {who}", "; still missing {who}")
+        if len(missing) > 1:
+            verb = T("; faltan {who}", "; still missing {who}")
+        text += e.t(verb, who=e.names(missing))
+    return text + e.cite()
+
+
+UMH_NARRATION: Final = Narrations.combine(FLOW, HITS, AFTERMATH)

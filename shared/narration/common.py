@@ -160,13 +160,13 @@ TURN_ENDS: Final = {
     "down": T("{actor} cae y su turno termina", "{actor} falls and the turn ends"),
     "fled": T("{actor} huye y su turno termina", "{actor} flees and the turn ends"),
 }
-TURN_ENDED: Final = T("Termina el turno de {actor}", "{actor}'s turn ends")
+TURN_OVER: Final = T("Termina el turno de {actor}", "{actor}'s turn ends")
 
 
 @COMMON.on("turn.ended")
 def turn_ended(e: Said) -> str:
     reason = str(e.get("reason"))
-    phrase = pick(TURN_ENDS, reason, TURN_ENDED)
+    phrase = pick(TURN_ENDS, reason, TURN_OVER)
     return e.t(phrase, actor=e.who("actor")) + e.cite(f"turn.ended/{reason}")
 
 
@@ -282,6 +282,8 @@ def command_rejected(e: Said) -> str:
     """The catalogue's message of the rejection's code, and the rule that forbade it."""
     kind = kind_of(str(e.get("code")))
     message = (kind.es if e.lang == "es" else kind.en).rstrip(".")
+    if len(message) > 1 and message[1].islower():
+        message = message[0].lower() + message[1:]  # not a sentence of its own here
     return e.t(T("Acción rechazada: {message}", "Action refused: {message}"), message=message) + (
         e.cite()
     )

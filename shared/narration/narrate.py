@@ -42,12 +42,15 @@ def narrator_for(event_type: str, ruleset: str | None) -> tuple[Narrator, Narrat
     return None
 
 
-def finish(text: str) -> str:
-    """One sentence: a capital first letter and a final stop."""
+def finish(text: str, said: Said) -> str:
+    """One sentence: a capital first letter (unless it starts with a name or a value of the
+    event, shown as it is) and a final stop."""
     text = text.strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    kept = [*said.cast.names.values(), *(v for v in said.data.values() if isinstance(v, str))]
+    if not any(value and text.startswith(value) for value in kept):
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
@@ -77,7 +80,7 @@ def narrate(
     )
     if found is not None:
         try:
-            return finish(found[0](said))
+            return finish(found[0](said), said)
         except Exception:
             if strict:
                 raise
@@ -85,5 +88,5 @@ def narrate(
         raise LookupError(f"no narrator for {event_type} ({ruleset})")
     subject = data.get("character") or data.get("actor") or data.get("attacker")
     if isinstance(subject, str):
-        return finish(said.t(FALLBACK_OF, type=event_type, who=said.name(subject)))
-    return finish(said.t(FALLBACK, type=event_type))
+        return finish(said.t(FALLBACK_OF, type=event_type, who=said.name(subject)), said)
+    return finish(said.t(FALLBACK, type=event_type), said)

@@ -64,6 +64,12 @@ class Said:
     def span(self, milliseconds: object) -> str:
         return words.span(milliseconds, self.lang)
 
+    def remaining(self, shown: str, *, one: bool) -> str:
+        """``le queda 1 minuto`` / ``le quedan 2 minutos``; ``2 minutes left``."""
+        if self.lang == "en":
+            return f"{shown} left"
+        return f"le queda {shown}" if one else f"le quedan {shown}"
+
     def t(self, phrase: T, **fields: object) -> str:
         return phrase.render(self.lang, **fields)
 

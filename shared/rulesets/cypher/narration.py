@@ -1,7 +1,7 @@
 """cypher (seed 001) narration: declarations and resolutions of its actions (ATACAR, ACCIÓN,
-RECUPERAR, DISTANCIA, the GM's damage), initiative, movement and rests. Pools are named as the
-seed names them (Vigor, Velocidad, Intelecto), the damage track as ileso, lesionado,
-incapacitado, muerto."""
+RECUPERAR, DISTANCIA, the GM's damage). Turns, initiative, movement and rests are told in
+:mod:`.narration_turns`, the words both use in :mod:`.narration_words`;
+:data:`CYPHER_NARRATION` joins them."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from typing import Any, Final
 
 from shared.narration.said import Narrations, Said
 from shared.narration.words import T, Unit, pick
+from shared.rulesets.cypher.narration_turns import TURNS
+from shared.rulesets.cypher.narration_words import POINTS, ROUNDS, pool, track
 
-CYPHER_NARRATION: Final = Narrations(
+RESOLUTIONS: Final = Narrations(
     {
         "combat.started/challenge": "cypher ASALTO",
         "combat.started/skill": "cypher ASALTO",
@@ -22,27 +24,8 @@ CYPHER_NARRATION: Final = Narrations(
     },
     {"round": T("asalto", "round"), "the round": T("el asalto", "round")},
 )
-N: Final = CYPHER_NARRATION
+N: Final = RESOLUTIONS
 
-POOLS: Final = {
-    "might": T("Vigor", "Might"),
-    "speed": T("Velocidad", "Speed"),
-    "intellect": T("Intelecto", "Intellect"),
-}
-TRACK: Final = {
-    "unhurt": T("ileso", "hale"),
-    "hale": T("ileso", "hale"),
-    "impaired": T("lesionado", "impaired"),
-    "debilitated": T("incapacitado", "debilitated"),
-    "dead": T("muerto", "dead"),
-}
-DISTANCES: Final = {
-    "immediate": T("a distancia inmediata", "an immediate distance"),
-    "short": T("a distancia corta", "a short distance"),
-    "long": T("a distancia larga", "a long distance"),
-}
-POINTS: Final = Unit(("punto", "puntos"), ("point", "points"))
-ROUNDS: Final = Unit(("asalto", "asaltos"), ("round", "rounds"))
 ACTIONS: Final = {
     "cypher.attack": T("{who} ataca a {target}", "{who} attacks {target}"),
     "cypher.action": T("{who} intenta una acción", "{who} attempts an action"),
@@ -52,14 +35,6 @@ ACTIONS: Final = {
     "cypher.move": T("{who} intenta un movimiento largo", "{who} attempts a long move"),
     "cypher.inflict": T("El DJ aplica daño a {target}", "The GM deals damage to {target}"),
 }
-
-
-def pool(e: Said, name: object) -> str:
-    return e.t(pick(POOLS, name, T(str(name), str(name))))
-
-
-def track(e: Said, name: object) -> str:
-    return e.t(pick(TRACK, name, T(str(name), str(name))))
 
 
 @N.on("action.declared")
@@ -312,129 +287,4 @@ def action_resolved(e: Said) -> str:
     return tell(e)
 
 
-@N.on("combatant.moved")
-def combatant_moved(e: Said) -> str:
-    where = e.t(
-        pick(DISTANCES, e.get("distance"), T(str(e.get("distance")), str(e.get("distance"))))
-    )
-    phrase = T("{who} se mueve {where}", "{who} moves {where}")
-    if e.get("free"):
-        phrase = T(
-            "{who} se mueve {where} sin gastar su acción",
-            "{who} moves {where} without spending the action",
-        )
-    return e.t(phrase, who=e.who(), where=where) + " (cypher DISTANCIA)"
-
-
-@N.on("combatant.down")
-def combatant_down(e: Said) -> str:
-    return e.t(T("{who} muere", "{who} dies"), who=e.who()) + e.cite("combatant.down/damage")
-
-
-@N.on("initiative.rolled")
-def initiative_rolled(e: Said) -> str:
-    rolls = e.get("rolls") or {}
-    shown = ", ".join(f"{e.name(c)} {e.num(v)}" for c, v in rolls.items())
-    text = e.t(
-        T("Iniciativa del asalto {n}: {rolls}", "Initiative for round {n}: {rolls}"),
-        n=e.num(e.get("round")),
-        rolls=shown,
-    )
-    if e.get("npc_target_number") is not None:
-        text += e.t(
-            T(" contra {tn} de los PNJ", " against the NPCs' {tn}"),
-            tn=e.num(e.get("npc_target_number")),
-        )
-    return (
-        text
-        + e.t(T("; orden: {order}", "; order: {order}"), order=e.names(e.get("order")))
-        + e.cite()
-    )
-
-
-@N.on("initiative.reroll_requested")
-def reroll_requested(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} pide repetir la iniciativa desde el asalto {n}",
-                "{who} asks to reroll initiative from round {n}",
-            ),
-            who=e.who("by"),
-            n=e.num(e.get("from_round")),
-        )
-        + " (cypher ASALTO)"
-    )
-
-
-@N.on("turn.started")
-def turn_started(e: Said) -> str:
-    if e.get("skipped"):
-        return e.t(
-            T("{who} pierde su turno por aturdimiento", "{who} loses the turn to being stunned"),
-            who=e.who("actor"),
-        ) + e.cite("turn.started/skipped")
-    return e.t(
-        T("Turno de {who} (asalto {n}), hasta {at}", "{who}'s turn (round {n}), until {at}"),
-        who=e.who("actor"),
-        n=e.num(e.get("round")),
-        at=e.clock(e.get("deadline_ms")),
-    )
-
-
-@N.on("rest.started")
-def rest_started(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} empieza su descanso n.º {n}, hasta {at}",
-                "{who} starts rest number {n}, until {at}",
-            ),
-            who=e.who(),
-            n=e.num(e.get("rest")),
-            at=e.clock(e.get("due_ms")),
-        )
-        + e.cite()
-    )
-
-
-@N.on("rest.recovered")
-def rest_recovered(e: Said) -> str:
-    if e.get("option") == "special_damage":
-        return (
-            e.t(
-                T("{who} descansa y pasa a {state}", "{who} rests and is now {state}"),
-                who=e.who(),
-                state=track(e, e.get("track_after")),
-            )
-            + e.cite()
-        )
-    applied = e.get("applied") or {}
-    spread = ", ".join(f"{pool(e, k)} +{e.num(v)}" for k, v in applied.items()) or "—"
-    return (
-        e.t(
-            T(
-                "{who} descansa y recupera {n} ({spread})",
-                "{who} rests and recovers {n} ({spread})",
-            ),
-            who=e.who(),
-            n=e.count(e.get("points"), POINTS),
-            spread=spread,
-        )
-        + e.cite()
-    )
-
-
-@N.on("rest.interrupted")
-def rest_interrupted(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "Se interrumpe el descanso n.º {n} de {who}",
-                "{who}'s rest number {n} is interrupted",
-            ),
-            who=e.who(),
-            n=e.num(e.get("rest")),
-        )
-        + " (cypher RECUPERAR)"
-    )
+CYPHER_NARRATION: Final = Narrations.combine(RESOLUTIONS, TURNS)

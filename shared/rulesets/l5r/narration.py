@@ -1,6 +1,6 @@
-"""l5r (seed 004) narration: attacks and wounds (C-7), stances, the Void and its uses,
-initiative and the tide of battle, simple and complex actions. Wound ranks keep their Spanish
-names (Sano ... Muerto) as labels; rolls are written ``XgY`` in Spanish (tira X, guarda Y)."""
+"""l5r (seed 004) narration: attacks and wounds (C-7), movement, stances, simple and complex
+actions. The Void, initiative and the tide of battle are told in :mod:`.narration_void`, the
+words both use in :mod:`.narration_words`; :data:`L5R_NARRATION` joins them."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from typing import Final
 
 from shared.narration.said import Narrations, Said
 from shared.narration.words import T, Unit, label, pick
+from shared.rulesets.l5r.narration_void import VOIDS
+from shared.rulesets.l5r.narration_words import LOCATIONS, STANCES, WHY, WOUNDS, rank
 
-L5R_NARRATION: Final = Narrations(
+ATTACKS: Final = Narrations(
     {
         "combat.phase_changed/preparation": "l5r Paso 1",
         "combat.phase_changed/fighting": "l5r Paso 2",
@@ -19,54 +21,7 @@ L5R_NARRATION: Final = Narrations(
     },
     {"round": T("asalto", "round"), "the round": T("el asalto", "round")},
 )
-N: Final = L5R_NARRATION
-
-VOID: Final = Unit(("punto de Vacío", "puntos de Vacío"), ("Void point", "Void points"))
-WOUNDS: Final = Unit(("herida", "heridas"), ("wound", "wounds"))
-RANKS: Final = {
-    "healthy": T("Sano", "Healthy"),
-    "nicked": T("Rasguñado", "Nicked"),
-    "grazed": T("Magullado", "Grazed"),
-    "hurt": T("Herido", "Hurt"),
-    "injured": T("Malherido", "Injured"),
-    "crippled": T("Lisiado", "Crippled"),
-    "down": T("Caído", "Down"),
-    "out": T("Inconsciente", "Out"),
-    "dead": T("Muerto", "Dead"),
-}
-STANCES: Final = {
-    "attack": T("la posición de ataque", "the attack stance"),
-    "full_attack": T("la posición de ataque total", "the full attack stance"),
-    "full_defense": T("la defensa total", "the full defense stance"),
-}
-VOID_USES: Final = {
-    "incremento_no": T("Incremento del NO", "Raise the TN"),
-    "obtener_accion": T("Obtener una acción", "Gain an action"),
-    "cambiar_iniciativa": T("Cambiar iniciativa", "Swap initiative"),
-    "alentar": T("Alentar", "Encourage"),
-    "golpe_final": T("Golpe final", "Final blow"),
-    "reduccion_heridas": T("Reducción de heridas", "Reduce wounds"),
-    "velocidad": T("Velocidad", "Speed"),
-}
-WHY: Final = {
-    "moved more than half": T(
-        "por moverse más de la mitad de su movimiento", "for moving more than half the movement"
-    ),
-}
-LOCATIONS: Final = {
-    "torso": T("al torso", "at the torso"),
-    "arm": T("a un brazo", "at an arm"),
-    "leg": T("a una pierna", "at a leg"),
-    "head": T("a la cabeza", "at the head"),
-}
-
-
-def rank(e: Said, name: object) -> str:
-    return e.t(pick(RANKS, name, T(str(name), str(name))))
-
-
-def dice(e: Said, spec: object) -> str:
-    return str(spec).replace("k", "g") if e.lang == "es" else str(spec)
+N: Final = ATTACKS
 
 
 @N.on("action.declared")
@@ -269,206 +224,4 @@ def stance_benefits_lost(e: Said) -> str:
     )
 
 
-@N.on("initiative.rolled")
-def initiative_rolled(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} saca {total} de iniciativa ({spec})",
-                "{who} rolls {total} for initiative ({spec})",
-            ),
-            who=e.who(),
-            total=e.num(e.get("total")),
-            spec=dice(e, e.get("spec")),
-        )
-        + e.cite()
-    )
-
-
-@N.on("initiative.swap_offered")
-def swap_offered(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} ofrece cambiar la iniciativa con {partner}",
-                "{who} offers to swap initiative with {partner}",
-            ),
-            who=e.who(),
-            partner=e.who("partner"),
-        )
-        + e.cite()
-    )
-
-
-@N.on("initiative.swapped")
-def swapped(e: Said) -> str:
-    values = e.get("initiative") or {}
-    shown = ", ".join(f"{e.name(c)} {e.num(v)}" for c, v in values.items())
-    return (
-        e.t(
-            T(
-                "{who} cambian su iniciativa ({shown}); orden: {order}",
-                "{who} swap initiative ({shown}); order: {order}",
-            ),
-            who=e.names(e.get("characters")),
-            shown=shown,
-            order=e.names(e.get("order")),
-        )
-        + e.cite()
-    )
-
-
-@N.on("tide.chosen")
-def tide_chosen(e: Said) -> str:
-    if e.get("against"):
-        return (
-            e.t(
-                T(
-                    "{who} usará el curso del combate contra {foe}",
-                    "{who} will turn the tide of battle against {foe}",
-                ),
-                who=e.who(),
-                foe=e.who("against"),
-            )
-            + " (l5r Curso de combate)"
-        )
-    return (
-        e.t(
-            T(
-                "{who} usará el curso del combate a su favor",
-                "{who} will turn the tide of battle their way",
-            ),
-            who=e.who(),
-        )
-        + " (l5r Curso de combate)"
-    )
-
-
-@N.on("tide.rolled")
-def tide_rolled(e: Said) -> str:
-    if e.get("applied_to") == e.get("character"):
-        phrase = T(
-            "{who} saca {die} en el curso del combate y lo suma a su iniciativa",
-            "{who} rolls {die} on the tide of battle and adds it to their initiative",
-        )
-    else:
-        phrase = T(
-            "{who} saca {die} en el curso del combate y lo resta a la iniciativa de {foe}",
-            "{who} rolls {die} on the tide of battle and takes it from {foe}'s initiative",
-        )
-    return e.t(phrase, who=e.who(), die=e.num(e.get("die")), foe=e.who("applied_to")) + e.cite()
-
-
-@N.on("tn.raised")
-def tn_raised(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} sube en {b} su NO para ser impactado",
-                "{who} raises their TN to be hit by {b}",
-            ),
-            who=e.who(),
-            b=e.num(e.get("bonus")),
-        )
-        + e.cite()
-    )
-
-
-@N.on("turn.delayed")
-def turn_delayed(e: Said) -> str:
-    return e.t(T("{who} retrasa su turno", "{who} delays the turn"), who=e.who("actor")) + e.cite()
-
-
-@N.on("action.gained")
-def action_gained(e: Said) -> str:
-    return (
-        e.t(T("{who} obtiene una acción más", "{who} gains an extra action"), who=e.who())
-        + e.cite()
-    )
-
-
-@N.on("golpe_final.declared")
-def golpe_final(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} gasta {cost} en un golpe final (rango {rank})",
-                "{who} spends {cost} on a final blow (rank {rank})",
-            ),
-            who=e.who(),
-            cost=e.count(e.get("cost"), VOID),
-            rank=rank(e, e.get("rank")),
-        )
-        + e.cite()
-    )
-
-
-@N.on("void.spent")
-def void_spent(e: Said) -> str:
-    use = e.t(pick(VOID_USES, e.get("use"), T(label(e.get("use")), label(e.get("use")))))
-    return (
-        e.t(
-            T(
-                "{who} gasta {cost} en {use}; le quedan {left}",
-                "{who} spends {cost} on {use}; {left} left",
-            ),
-            who=e.who(),
-            cost=e.count(e.get("cost"), VOID),
-            use=use,
-            left=e.num(e.get("void_points")),
-        )
-        + e.cite()
-    )
-
-
-@N.on("void.encouraged")
-def void_encouraged(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} alienta a {partner} (ánimo recibido: {n})",
-                "{who} encourages {partner} (encouragement received: {n})",
-            ),
-            who=e.who(),
-            partner=e.who("partner"),
-            n=e.num(e.get("received")),
-        )
-        + e.cite()
-    )
-
-
-@N.on("void.regained")
-def void_regained(e: Said) -> str:
-    text = e.t(
-        T("{who} recupera un punto de Vacío: tiene {n}", "{who} regains a Void point: now {n}"),
-        who=e.who(),
-        n=e.num(e.get("void_points")),
-    )
-    if e.get("void_max") is not None:
-        text += e.t(T(" de {max}", " of {max}"), max=e.num(e.get("void_max")))
-    return text + e.cite()
-
-
-@N.on("aftermath.applied")
-def aftermath_applied(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} termina el combate con {n} de {max}; recupera uno a {at}",
-                "{who} ends the combat with {n} of {max}; one comes back at {at}",
-            ),
-            who=e.who(),
-            n=e.num(e.get("void_points")),
-            max=e.count(e.get("void_max"), VOID),
-            at=e.clock(e.get("regains_at")),
-        )
-        + e.cite()
-    )
-
-
-@N.on("pact.offered")
-def pact_offered(e: Said) -> str:
-    return (
-        e.t(T("{who} propone dejar de luchar", "{who} offers to stop fighting"), who=e.who())
-        + e.cite()
-    )
+L5R_NARRATION: Final = Narrations.combine(ATTACKS, VOIDS)

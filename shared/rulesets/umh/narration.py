@@ -1,7 +1,7 @@
 """umh (seed 000) narration of a combat's flow: declarations, defense windows, movement, joins,
-interference turns, preparation; and the rule references the platform's narrators cite in a
-umh combat. Hits are told in :mod:`.narration_hits`, what outlives a combat in
-:mod:`.narration_aftermath`; :data:`UMH_NARRATION` joins the three."""
+preparation; and the rule references the platform's narrators cite in a umh combat. Who comes
+and goes is told in :mod:`.narration_roster`, hits in :mod:`.narration_hits`, what outlives a
+combat in :mod:`.narration_aftermath`; :data:`UMH_NARRATION` joins the four."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from shared.narration.said import Narrations, Said
 from shared.narration.words import T, Unit, pick
 from shared.rulesets.umh.narration_aftermath import AFTERMATH
 from shared.rulesets.umh.narration_hits import HITS
+from shared.rulesets.umh.narration_roster import PA, ROSTER
 
 RULES: Final = {
     "combat.started/skill": "umh 1.1.1.1",
@@ -27,6 +28,7 @@ RULES: Final = {
     "turn.ended/passed": "umh 2.3.3",
     "turn.ended/timeout": "umh 2.3.5",
     "turn.timed_out": "umh 2.3.5",
+    "turn.started/bonus": "umh 1.2.6.2",
     "action.declared/interference": "umh 2.5.2",
     "turn.paused": "umh 2.4.2",
     "combatant.down/damage": "umh 4.1.1.2",
@@ -55,10 +57,7 @@ RULES: Final = {
 
 FLOW: Final = Narrations(RULES)
 
-PA: Final = Unit(("PA", "PA"), ("AP", "AP"))
 SQUARES: Final = Unit(("casilla", "casillas"), ("square", "squares"))
-SLOTS: Final = Unit(("cupo", "cupos"), ("slot", "slots"))
-VETOES: Final = Unit(("veto", "vetos"), ("veto", "vetoes"))
 
 DEFENSE_KINDS: Final = {
     "evasion": T("una evasión", "an evasion"),
@@ -68,10 +67,6 @@ DEFENSE_KINDS: Final = {
     "reflection": T("una reflexión", "a reflection"),
     "internal": T("una defensa interna", "an internal defense"),
     "external": T("una defensa externa", "an external defense"),
-}
-JOIN_WAYS: Final = {
-    "irrumpir": T("irrumpiendo", "by IRRUMPIR"),
-    "llamada_de_auxilio": T("por llamada de auxilio", "answering a call for help"),
 }
 
 
@@ -199,7 +194,7 @@ def turn_started(e: Said) -> str:
     bonus = e.get("pa_bonus") or 0
     if bonus:
         text += e.t(T("; recupera {pa}", "; regains {pa}"), pa=e.count(bonus, PA)) + e.cite(
-            "umh 1.2.6.2"
+            "turn.started/bonus"
         )
     return text
 
@@ -209,11 +204,13 @@ def turn_paused(e: Said) -> str:
     return (
         e.t(
             T(
-                "Se pausa el turno de {actor}; le quedan {left}",
-                "{actor}'s turn is paused with {left} left",
+                "Se pausa el turno de {actor}; {left}",
+                "{actor}'s turn is paused; {left}",
             ),
             actor=e.who("actor"),
-            left=e.span(e.get("remaining_ms")),
+            left=e.remaining(
+                e.span(e.get("remaining_ms")), one=e.span(e.get("remaining_ms"))[:2] == "1 "
+            ),
         )
         + e.cite()
     )
@@ -233,14 +230,14 @@ def combatant_moved(e: Said) -> str:
     return (
         e.t(
             T(
-                "{who} se mueve de {frm} a {to} ({cost}; le quedan {left})",
-                "{who} moves from {frm} to {to} ({cost}; {left} left)",
+                "{who} se mueve de {frm} a {to} ({cost}; {left})",
+                "{who} moves from {frm} to {to} ({cost}; {left})",
             ),
             who=e.who(),
             frm=square(e.get("from")),
             to=square(e.get("to")),
             cost=e.count(e.get("cost", 0), SQUARES),
-            left=e.num(e.get("movement_left", 0)),
+            left=e.remaining(e.num(e.get("movement_left", 0)), one=e.get("movement_left") == 1),
         )
         + e.cite()
     )
@@ -266,192 +263,4 @@ def position_changed(e: Said) -> str:
     return e.t(T("{who} queda {height}", "{who} is now {height}"), who=e.who(), height=height)
 
 
-@FLOW.on("combatant.disconnected")
-def disconnected(e: Said) -> str:
-    if e.get("out"):
-        return (
-            e.t(
-                T(
-                    "{who} no volvió a tiempo y queda fuera del combate",
-                    "{who} did not come back in time and is out",
-                ),
-                who=e.who(),
-            )
-            + e.cite()
-        )
-    return (
-        e.t(
-            T(
-                "{who} se desconecta; tiene hasta {at} para volver",
-                "{who} disconnects and has until {at} to return",
-            ),
-            who=e.who(),
-            at=e.clock(e.get("deadline_ms")),
-        )
-        + e.cite()
-    )
-
-
-@FLOW.on("combatant.reconnected")
-def reconnected(e: Said) -> str:
-    return e.t(T("{who} vuelve al combate", "{who} is back in the combat"), who=e.who())
-
-
-@FLOW.on("combatant.joined")
-def joined(e: Said) -> str:
-    way = JOIN_WAYS.get(str(e.get("via")))
-    how = e.t(way) if way else e.t(T("con {skill}", "with {skill}"), skill=e.get("skill"))
-    return (
-        e.t(
-            T("{who} se une a {side} {how}", "{who} joins {side} {how}"),
-            who=e.who(),
-            side=e.side(e.get("side")),
-            how=how,
-        )
-        + e.cite()
-    )
-
-
-@FLOW.on("join.requested")
-def join_requested(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} quiere irrumpir con {side}: {needed} lo impiden, hasta {at}",
-                "{who} wants to break in on the side of {side}: {needed} stop it, until {at}",
-            ),
-            who=e.who("joiner"),
-            side=e.side(e.get("side")),
-            needed=e.count(e.get("vetoes_needed", 0), VETOES),
-            at=e.clock(e.get("deadline_ms")),
-        )
-        + e.cite()
-    )
-
-
-@FLOW.on("join.veto_cast")
-def join_veto_cast(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{by} veta la entrada de {who} ({n} en total)",
-                "{by} vetoes {who}'s entry ({n} so far)",
-            ),
-            by=e.who("by"),
-            who=e.who("joiner"),
-            n=e.count(e.get("vetoes", 0), VETOES),
-        )
-        + e.cite()
-    )
-
-
-@FLOW.on("join.vetoed")
-def join_vetoed(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{side} impiden la entrada de {who} (vetan {by})",
-                "{side} keep {who} out (vetoed by {by})",
-            ),
-            side=e.side(e.get("side")),
-            who=e.who("joiner"),
-            by=e.names(e.get("vetoes")),
-        )
-        + e.cite()
-    )
-
-
-@FLOW.on("side.slots_raised")
-def slots_raised(e: Said) -> str:
-    return (
-        e.t(
-            T("{by} amplía en {n} el bando de {side}", "{by} adds {n} to the side of {side}"),
-            by=e.who("by"),
-            n=e.count(e.get("slots", 0), SLOTS),
-            side=e.side(e.get("side")),
-        )
-        + e.cite()
-    )
-
-
-@FLOW.on("turn_order.changed")
-def turn_order_changed(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "Nuevo orden de turnos de la ronda {n}: {order}",
-                "New turn order for round {n}: {order}",
-            ),
-            n=e.num(e.get("round")),
-            order=e.names(e.get("turn_order")),
-        )
-        + e.cite()
-    )
-
-
-@FLOW.on("interference.started")
-def interference_started(e: Said) -> str:
-    kind = str(e.get("kind"))
-    if kind == "predetermined":
-        phrase = T(
-            "{who} tiene un turno de interferencia para usar {skill}, hasta {at}",
-            "{who} gets an interference turn to use {skill}, until {at}",
-        )
-    else:
-        phrase = T(
-            "{who} tiene un turno de interferencia libre, hasta {at}",
-            "{who} gets a free interference turn, until {at}",
-        )
-    return e.t(
-        phrase, who=e.who("holder"), skill=e.get("skill"), at=e.clock(e.get("deadline_ms"))
-    ) + (e.cite(f"interference.started/{kind}"))
-
-
-@FLOW.on("interference.ended")
-def interference_ended(e: Said) -> str:
-    if e.get("reason") == "passed":
-        return e.t(
-            T("{who} pasa su turno de interferencia", "{who} passes the interference turn"),
-            who=e.who("holder"),
-        )
-    return e.t(
-        T("Termina el turno de interferencia de {who}", "{who}'s interference turn ends"),
-        who=e.who("holder"),
-    )
-
-
-@FLOW.on("item.equipped")
-def item_equipped(e: Said) -> str:
-    return (
-        e.t(T("{who} se equipa {item}", "{who} equips {item}"), who=e.who(), item=e.get("item"))
-        + e.cite()
-    )
-
-
-@FLOW.on("pa.refunded")
-def pa_refunded(e: Said) -> str:
-    return (
-        e.t(
-            T("{who} recupera {pa}", "{who} gets back {pa}"),
-            who=e.who(),
-            pa=e.count(e.get("pa", 0), PA),
-        )
-        + e.cite()
-    )
-
-
-@FLOW.on("pact.offered")
-def pact_offered(e: Said) -> str:
-    missing = e.get("missing") or []
-    text = e.t(
-        T("{by} propone un pacto de retirada", "{by} offers a pact to withdraw"), by=e.who("by")
-    )
-    if missing:
-        verb = T("; falta {who}", "; still missing {who}")
-        if len(missing) > 1:
-            verb = T("; faltan {who}", "; still missing {who}")
-        text += e.t(verb, who=e.names(missing))
-    return text + e.cite()
-
-
-UMH_NARRATION: Final = Narrations.combine(FLOW, HITS, AFTERMATH)
+UMH_NARRATION: Final = Narrations.combine(FLOW, ROSTER, HITS, AFTERMATH)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -15,6 +15,7 @@ from gateway.errors import ApiError
 from gateway.gates import ask_states
 from gateway.idempotency import Answer, idempotent
 from gateway.ids import CombatId
+from gateway.narration import storyteller
 from gateway.routes.characters import load_sheet
 from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
@@ -188,16 +189,25 @@ async def list_combats(
 @router.get("/{combat_id}/log")
 async def combat_log(
     combat_id: CombatId,
+    request: Request,
+    response: Response,
     principal: Annotated[Principal, Depends(current_principal)],
+    gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],
     after: Annotated[str | None, Query(pattern=r"^\d{1,20}-\d{1,20}$")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
 ) -> dict[str, Any]:
-    """Every event of the combat in order (the audit log); page with ``after``."""
-    if await combats.view(combat_id, principal.community_id) is None:
+    """Every event of the combat in order (the audit log), each with its ``text`` in the
+    answer's language; page with ``after``."""
+    tenant = principal.community_id
+    if await combats.view(combat_id, tenant) is None:
         raise ApiError("not_found")
     entries = await combats.log(combat_id, after=after, limit=limit)
-    events = [{"log_id": sid, **public_event(env)} for sid, env in entries]
+    teller, lang, headers = await storyteller(request, gw, tenant)
+    response.headers.update(headers)
+    events = await teller.tell_all(
+        [{"log_id": sid, **public_event(env)} for sid, env in entries], lang
+    )
     return {
         "combat_id": combat_id,
         "events": events,

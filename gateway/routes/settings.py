@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends
+from fastapi import APIRouter, Body, Depends, Request
 from pydantic import ValidationError
 
 from gateway.auth import Principal, current_principal, moderator
 from gateway.context import Gateway, gateway
-from gateway.errors import ApiError
+from gateway.errors import ApiError, request_language
+from gateway.field_errors import field_errors
 from shared.settings import CommunitySettings
 
 router = APIRouter(prefix="/v1/settings", tags=["settings"])
@@ -47,6 +48,7 @@ async def patch_settings(
             examples=[{"timers": {"turn_seconds": 60}}],
         ),
     ],
+    request: Request,
     principal: Annotated[Principal, Depends(moderator)],
     gw: Annotated[Gateway, Depends(gateway)],
 ) -> CommunitySettings:
@@ -54,10 +56,7 @@ async def patch_settings(
     try:
         updated = CommunitySettings.model_validate(_deep_merge(current.model_dump(), patch))
     except ValidationError as exc:
-        errors = [
-            {"path": "body." + ".".join(str(p) for p in e["loc"]), "message": e["msg"]}
-            for e in exc.errors()
-        ]
+        errors = field_errors(exc.errors(), await request_language(request), prefix="body")
         raise ApiError("invalid_request", details={"errors": errors}) from exc
     await gw.redis.set(gw.keys.settings(principal.community_id), updated.model_dump_json())
     return updated

@@ -145,10 +145,10 @@ class _Finder(ast.NodeVisitor):
         self.pairs: set[tuple[str | None, str]] = set()
         self.unresolved: list[Site] = []
 
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:  # noqa: N802 - ast's name
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         self._function(node)
 
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:  # noqa: N802
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
         self._function(node)
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -156,7 +156,7 @@ class _Finder(ast.NodeVisitor):
         self.generic_visit(node)
         self.scopes.pop()
 
-    def visit_Call(self, node: ast.Call) -> None:  # noqa: N802 - ast's name
+    def visit_Call(self, node: ast.Call) -> None:
         params = self.scopes[-1]
         for argument in _type_arguments(node):
             found = self.resolver.strings(argument)

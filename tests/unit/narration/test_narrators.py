@@ -34,6 +34,9 @@ def public_pairs() -> set[tuple[str | None, str]]:
     return {(r, t) for r, t in emitted().pairs if t not in NOT_PUBLIC}
 
 
+PAIRS = sorted(public_pairs(), key=lambda pair: (pair[1], pair[0] or ""))
+
+
 def tell(sample: Sample, lang: Lang) -> str:
     return narrate(sample.type, sample.data, Cast(NAMES, sample.ruleset), lang, at=AT, strict=True)
 
@@ -52,7 +55,7 @@ def test_the_code_is_read_whole() -> None:
 
 @pytest.mark.parametrize(
     ("ruleset", "event_type"),
-    sorted(public_pairs(), key=lambda p: (p[1], p[0] or "")),
+    PAIRS,
     ids=lambda v: str(v),
 )
 def test_every_emitted_event_type_has_a_narrator(ruleset: str | None, event_type: str) -> None:
@@ -74,7 +77,7 @@ def test_no_narrator_tells_an_event_nobody_emits() -> None:
 
 @pytest.mark.parametrize(
     ("ruleset", "event_type"),
-    sorted(public_pairs(), key=lambda p: (p[1], p[0] or "")),
+    PAIRS,
     ids=lambda v: str(v),
 )
 def test_every_emitted_event_type_has_a_sample(ruleset: str | None, event_type: str) -> None:

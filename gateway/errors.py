@@ -162,7 +162,7 @@ def install(app: FastAPI) -> None:
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
             return await error_response(request, "malformed_json", status=400)
-        fields = field_errors(errors, await request_language(request))
+        fields = field_errors(errors, await request_language(request), body=exc.body)
         return await error_response(request, "invalid_request", details={"errors": fields})
 
     @app.exception_handler(StarletteHTTPException)

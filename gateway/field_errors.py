@@ -144,13 +144,23 @@ def field_path(loc: Iterable[Any]) -> str:
     return ".".join(str(p) for p in loc)
 
 
+def _untagged(loc: Sequence[Any], body: Any) -> list[Any]:
+    """``body.umh.stats.vit`` -> ``body.stats.vit``: pydantic names the member of a tagged
+    union (a sheet's ``ruleset``, an action's ``type``) in the path; the client did not."""
+    if len(loc) > 2 and loc[0] == "body" and isinstance(body, Mapping):
+        if loc[1] in (body.get("ruleset"), body.get("type")):
+            return [loc[0], *loc[2:]]
+    return list(loc)
+
+
 def field_errors(
-    errors: Sequence[Mapping[str, Any]], lang: Lang, *, prefix: str = ""
+    errors: Sequence[Mapping[str, Any]], lang: Lang, *, prefix: str = "", body: Any = None
 ) -> list[dict[str, str]]:
     """The ``details.errors`` of a 422, each message in ``lang``."""
     shown: list[dict[str, str]] = []
     for error in errors:
-        path = field_path([p for p in (prefix, *error.get("loc", ())) if p != ""])
+        loc = _untagged([p for p in (prefix, *error.get("loc", ())) if p != ""], body)
+        path = field_path(loc)
         text = spanish(error) if lang == "es" else str(error.get("msg", ""))
         where = short_path(path)
         message = f"{where}: {text}" if where else text

@@ -147,9 +147,9 @@ def field_path(loc: Iterable[Any]) -> str:
 def _untagged(loc: Sequence[Any], body: Any) -> list[Any]:
     """``body.umh.stats.vit`` -> ``body.stats.vit``: pydantic names the member of a tagged
     union (a sheet's ``ruleset``, an action's ``type``) in the path; the client did not."""
-    if len(loc) > 2 and loc[0] == "body" and isinstance(body, Mapping):
-        if loc[1] in (body.get("ruleset"), body.get("type")):
-            return [loc[0], *loc[2:]]
+    tagged = len(loc) > 2 and loc[0] == "body" and isinstance(body, Mapping)
+    if tagged and loc[1] in (body.get("ruleset"), body.get("type")):
+        return [loc[0], *loc[2:]]
     return list(loc)
 
 

@@ -40,7 +40,8 @@ async def fought(community: Community) -> str:
     action_id = punched["action_id"]
     answered = await community.react(cid, BRUNO, action_id, None)
     resolved = of_type(answered["events"], "action.resolved")
-    assert resolved[0]["text"] == "Puño de Ana: Bruno recibe 120 de daño, VIT 1000 → 880 (umh 9.1.1)."
+    hit = "Puño de Ana: Bruno recibe 120 de daño, VIT 1000 → 880 (umh 9.1.1)."
+    assert resolved[0]["text"] == hit, answered["events"]
     await community.pass_turn(cid, ANA)
     await community.wait_turn(cid, BRUNO, 1)
     return cid

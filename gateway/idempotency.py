@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 from gateway.context import Gateway
 from gateway.errors import ApiError, localized_body, request_language, with_language
 from gateway.field_errors import found_error
+from gateway.narration import storyteller
 
 LOCK_SECONDS = 15  # longer than a request can take (a 5 s wait, a gate, the publish)
 KEEP_SECONDS = 24 * 3600
@@ -48,6 +49,20 @@ stored answer stays as the operation gave it, so a replay speaks the replaying r
 
 async def _as_is(answer: Answer) -> Answer:
     return answer
+
+
+def narrated(request: Request, gw: Gateway, tenant: str) -> Present:
+    """An answer with ``events`` gets each event's ``text`` in this request's language."""
+
+    async def present(answer: Answer) -> Answer:
+        if not isinstance(answer.body, dict) or not isinstance(answer.body.get("events"), list):
+            return answer  # an error speaks its own language already
+        teller, lang, headers = await storyteller(request, gw, tenant)
+        events = await teller.tell_all(answer.body["events"], lang)
+        body = {**answer.body, "events": events}
+        return Answer(answer.status, body, {**answer.headers, **headers})
+
+    return present
 
 
 def _fingerprint(request: Request, body: Any) -> str:

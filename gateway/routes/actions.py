@@ -13,7 +13,7 @@ from gateway.dispatch import ids_for, raise_if_rejected, send
 from gateway.errors import ApiError
 from gateway.field_errors import found_error
 from gateway.gates import ask_states
-from gateway.idempotency import Answer, idempotent
+from gateway.idempotency import Answer, idempotent, narrated
 from gateway.ids import ActionId, CombatId
 from gateway.narration import storyteller
 from gateway.routes.characters import load_sheet
@@ -143,17 +143,10 @@ async def act(
         }
         return Answer(200, body, location)
 
-    async def narrated(answer: Answer) -> Answer:
-        if not isinstance(answer.body, dict) or "events" not in answer.body:
-            return answer  # an error speaks its own language already
-        teller, lang, headers = await storyteller(request, gw, tenant)
-        events = await teller.tell_all(answer.body["events"], lang)
-        return Answer(
-            answer.status, {**answer.body, "events": events}, {**answer.headers, **headers}
-        )
-
     body = action.model_dump(mode="json")
-    return await idempotent(request, gw, tenant, body, operation, present=narrated)
+    return await idempotent(
+        request, gw, tenant, body, operation, present=narrated(request, gw, tenant)
+    )
 
 
 @router.get("/{combat_id}/actions/{action_id}")

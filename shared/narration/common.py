@@ -170,15 +170,10 @@ def turn_ended(e: Said) -> str:
     return e.t(phrase, actor=e.who("actor")) + e.cite(f"turn.ended/{reason}")
 
 
-@COMMON.on("turn.timed_out")
-def turn_timed_out(e: Said) -> str:
-    return (
-        e.t(
-            T("{actor} agota el tiempo de su turno", "{actor} runs out of time for the turn"),
-            actor=e.who("actor"),
-        )
-        + e.cite()
-    )
+COMMON.says(
+    "turn.timed_out",
+    T("{actor} agota el tiempo de su turno", "{actor} runs out of time for the turn"),
+)
 
 
 @COMMON.on("action.declared")
@@ -257,9 +252,10 @@ def combatant_ready(e: Said) -> str:
     return text + e.cite()
 
 
-@COMMON.on("combatant.stood_up")
-def combatant_stood_up(e: Said) -> str:
-    return e.t(T("{who} se pone en pie", "{who} stands up"), who=e.who()) + e.cite()
+COMMON.says(
+    "combatant.stood_up",
+    T("{who} se pone en pie", "{who} stands up"),
+)
 
 
 @COMMON.on("dice.rolled")

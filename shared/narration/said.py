@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from string import Formatter
 from typing import Any
 
 from shared.narration import words
@@ -102,6 +103,39 @@ SIDES = {
 
 Narrator = Callable[[Said], str]
 
+ROLES = {
+    "who": "character",
+    "actor": "actor",
+    "attacker": "attacker",
+    "reactor": "reactor",
+    "by": "by",
+    "partner": "partner",
+    "target": "target",
+    "joiner": "joiner",
+    "holder": "holder",
+}
+"""The placeholders of a plain sentence that stand for a character: ``{who}`` is the name of
+``data["character"]``."""
+
+
+def fill(e: Said, phrase: T) -> str:
+    """A plain sentence: each ``{field}`` is a character's name (:data:`ROLES`), a number, a
+    list of names, or the value of ``data[field]`` as it is."""
+    fields: dict[str, str] = {}
+    for _, name, _, _ in Formatter().parse(phrase.text(e.lang)):
+        if not name or name in fields:
+            continue
+        value = e.get(name)
+        if name in ROLES:
+            fields[name] = e.who(ROLES[name])
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            fields[name] = e.num(value)
+        elif isinstance(value, list):
+            fields[name] = e.names(value)
+        else:
+            fields[name] = "" if value is None else str(value)
+    return e.t(phrase, **fields)
+
 
 class Narrations:
     """A table of narrators by event type, and the rule references its narrators cite by key
@@ -138,6 +172,15 @@ class Narrations:
             return narrator
 
         return register
+
+    def says(self, event_type: str, phrase: T, *, rule: str | None = None) -> None:
+        """A type told by one plain sentence (:func:`fill`), ending with the rule that
+        decided (the event's own, or this table's for ``rule`` or the type)."""
+
+        def narrator(e: Said) -> str:
+            return fill(e, phrase) + e.cite(rule)
+
+        self.on(event_type)(narrator)
 
     def get(self, event_type: str) -> Narrator | None:
         return self.table.get(event_type)

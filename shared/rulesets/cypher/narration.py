@@ -21,6 +21,8 @@ RESOLUTIONS: Final = Narrations(
         "combatant.down/damage": "cypher INDICADOR (muerto)",
         "initiative.rolled": "cypher ASALTO",
         "turn.started/skipped": "cypher DAÑO ESPECIAL, B-18",
+        "rest.interrupted": "cypher RECUPERAR",
+        "initiative.reroll_requested": "cypher ASALTO",
     },
     {"round": T("asalto", "round"), "the round": T("el asalto", "round")},
 )

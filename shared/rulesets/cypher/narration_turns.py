@@ -53,19 +53,13 @@ def initiative_rolled(e: Said) -> str:
     )
 
 
-@N.on("initiative.reroll_requested")
-def reroll_requested(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} pide repetir la iniciativa desde el asalto {n}",
-                "{who} asks to reroll initiative from round {n}",
-            ),
-            who=e.who("by"),
-            n=e.num(e.get("from_round")),
-        )
-        + " (cypher ASALTO)"
-    )
+N.says(
+    "initiative.reroll_requested",
+    T(
+        "{by} pide repetir la iniciativa desde el asalto {from_round}",
+        "{by} asks to reroll initiative from round {from_round}",
+    ),
+)
 
 
 @N.on("turn.started")
@@ -126,16 +120,7 @@ def rest_recovered(e: Said) -> str:
     )
 
 
-@N.on("rest.interrupted")
-def rest_interrupted(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "Se interrumpe el descanso n.º {n} de {who}",
-                "{who}'s rest number {n} is interrupted",
-            ),
-            who=e.who(),
-            n=e.num(e.get("rest")),
-        )
-        + " (cypher RECUPERAR)"
-    )
+N.says(
+    "rest.interrupted",
+    T("Se interrumpe el descanso n.º {rest} de {who}", "{who}'s rest number {rest} is interrupted"),
+)

@@ -108,22 +108,15 @@ def wound_rank_changed(e: Said) -> str:
     )
 
 
-@N.on("wounds.reduced")
-def wounds_reduced(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} reduce las heridas del golpe de {hit} a {now}; heridas {b} → {a}",
-                "{who} reduces the hit's wounds from {hit} to {now}; wounds {b} → {a}",
-            ),
-            who=e.who(),
-            hit=e.num(e.get("wounds_of_hit")),
-            now=e.num(e.get("now")),
-            b=e.num(e.get("wounds_before")),
-            a=e.num(e.get("wounds_after")),
-        )
-        + e.cite()
-    )
+N.says(
+    "wounds.reduced",
+    T(
+        "{who} reduce las heridas del golpe de {wounds_of_hit} a {now}; "
+        "heridas {wounds_before} → {wounds_after}",
+        "{who} reduces the hit's wounds from {wounds_of_hit} to {now}; "
+        "wounds {wounds_before} → {wounds_after}",
+    ),
+)
 
 
 @N.on("combatant.moved")
@@ -137,23 +130,16 @@ def combatant_moved(e: Said) -> str:
     )
 
 
-@N.on("combatant.spoke")
-def combatant_spoke(e: Said) -> str:
-    return e.t(
-        T("{who} dice: «{text}»", "{who} says: “{text}”"), who=e.who(), text=e.get("text", "")
-    )
+N.says(
+    "combatant.spoke",
+    T("{who} dice: «{text}»", "{who} says: “{text}”"),
+)
 
 
-@N.on("simple_action.taken")
-def simple_action(e: Said) -> str:
-    return (
-        e.t(
-            T("{who} hace una acción simple: {what}", "{who} takes a simple action: {what}"),
-            who=e.who(),
-            what=e.get("description"),
-        )
-        + e.cite()
-    )
+N.says(
+    "simple_action.taken",
+    T("{who} hace una acción simple: {description}", "{who} takes a simple action: {description}"),
+)
 
 
 @N.on("complex_action.taken")
@@ -190,11 +176,10 @@ def concentration_gained(e: Said) -> str:
     )
 
 
-@N.on("concentration.lost")
-def concentration_lost(e: Said) -> str:
-    return (
-        e.t(T("{who} pierde la concentración", "{who} loses concentration"), who=e.who()) + e.cite()
-    )
+N.says(
+    "concentration.lost",
+    T("{who} pierde la concentración", "{who} loses concentration"),
+)
 
 
 @N.on("stance.declared")

@@ -29,19 +29,13 @@ def initiative_rolled(e: Said) -> str:
     )
 
 
-@N.on("initiative.swap_offered")
-def swap_offered(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} ofrece cambiar la iniciativa con {partner}",
-                "{who} offers to swap initiative with {partner}",
-            ),
-            who=e.who(),
-            partner=e.who("partner"),
-        )
-        + e.cite()
-    )
+N.says(
+    "initiative.swap_offered",
+    T(
+        "{who} ofrece cambiar la iniciativa con {partner}",
+        "{who} offers to swap initiative with {partner}",
+    ),
+)
 
 
 @N.on("initiative.swapped")
@@ -103,32 +97,25 @@ def tide_rolled(e: Said) -> str:
     return e.t(phrase, who=e.who(), die=e.num(e.get("die")), foe=e.who("applied_to")) + e.cite()
 
 
-@N.on("tn.raised")
-def tn_raised(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} sube en {b} su NO para ser impactado",
-                "{who} raises their TN to be hit by {b}",
-            ),
-            who=e.who(),
-            b=e.num(e.get("bonus")),
-        )
-        + e.cite()
-    )
+N.says(
+    "tn.raised",
+    T(
+        "{who} sube en {bonus} su NO para ser impactado",
+        "{who} raises their TN to be hit by {bonus}",
+    ),
+)
 
 
-@N.on("turn.delayed")
-def turn_delayed(e: Said) -> str:
-    return e.t(T("{who} retrasa su turno", "{who} delays the turn"), who=e.who("actor")) + e.cite()
+N.says(
+    "turn.delayed",
+    T("{actor} retrasa su turno", "{actor} delays the turn"),
+)
 
 
-@N.on("action.gained")
-def action_gained(e: Said) -> str:
-    return (
-        e.t(T("{who} obtiene una acción más", "{who} gains an extra action"), who=e.who())
-        + e.cite()
-    )
+N.says(
+    "action.gained",
+    T("{who} obtiene una acción más", "{who} gains an extra action"),
+)
 
 
 @N.on("golpe_final.declared")
@@ -165,20 +152,13 @@ def void_spent(e: Said) -> str:
     )
 
 
-@N.on("void.encouraged")
-def void_encouraged(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "{who} alienta a {partner} (ánimo recibido: {n})",
-                "{who} encourages {partner} (encouragement received: {n})",
-            ),
-            who=e.who(),
-            partner=e.who("partner"),
-            n=e.num(e.get("received")),
-        )
-        + e.cite()
-    )
+N.says(
+    "void.encouraged",
+    T(
+        "{who} alienta a {partner} (ánimo recibido: {received})",
+        "{who} encourages {partner} (encouragement received: {received})",
+    ),
+)
 
 
 @N.on("void.regained")
@@ -210,9 +190,7 @@ def aftermath_applied(e: Said) -> str:
     )
 
 
-@N.on("pact.offered")
-def pact_offered(e: Said) -> str:
-    return (
-        e.t(T("{who} propone dejar de luchar", "{who} offers to stop fighting"), who=e.who())
-        + e.cite()
-    )
+N.says(
+    "pact.offered",
+    T("{who} propone dejar de luchar", "{who} offers to stop fighting"),
+)

@@ -155,15 +155,10 @@ def reaction_answered(e: Said) -> str:
     return text
 
 
-@FLOW.on("reaction.timed_out")
-def reaction_timed_out(e: Said) -> str:
-    return (
-        e.t(
-            T("Se acaba el tiempo de {who} para defenderse", "{who} runs out of time to defend"),
-            who=e.who("reactor"),
-        )
-        + e.cite()
-    )
+FLOW.says(
+    "reaction.timed_out",
+    T("Se acaba el tiempo de {reactor} para defenderse", "{reactor} runs out of time to defend"),
+)
 
 
 @FLOW.on("round.ended")

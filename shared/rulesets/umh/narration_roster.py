@@ -46,9 +46,10 @@ def disconnected(e: Said) -> str:
     )
 
 
-@ROSTER.on("combatant.reconnected")
-def reconnected(e: Said) -> str:
-    return e.t(T("{who} vuelve al combate", "{who} is back in the combat"), who=e.who())
+ROSTER.says(
+    "combatant.reconnected",
+    T("{who} vuelve al combate", "{who} is back in the combat"),
+)
 
 
 @ROSTER.on("combatant.joined")
@@ -128,19 +129,13 @@ def slots_raised(e: Said) -> str:
     )
 
 
-@ROSTER.on("turn_order.changed")
-def turn_order_changed(e: Said) -> str:
-    return (
-        e.t(
-            T(
-                "Nuevo orden de turnos de la ronda {n}: {order}",
-                "New turn order for round {n}: {order}",
-            ),
-            n=e.num(e.get("round")),
-            order=e.names(e.get("turn_order")),
-        )
-        + e.cite()
-    )
+ROSTER.says(
+    "turn_order.changed",
+    T(
+        "Nuevo orden de turnos de la ronda {round}: {turn_order}",
+        "New turn order for round {round}: {turn_order}",
+    ),
+)
 
 
 @ROSTER.on("interference.started")
@@ -174,12 +169,10 @@ def interference_ended(e: Said) -> str:
     )
 
 
-@ROSTER.on("item.equipped")
-def item_equipped(e: Said) -> str:
-    return (
-        e.t(T("{who} se equipa {item}", "{who} equips {item}"), who=e.who(), item=e.get("item"))
-        + e.cite()
-    )
+ROSTER.says(
+    "item.equipped",
+    T("{who} se equipa {item}", "{who} equips {item}"),
+)
 
 
 @ROSTER.on("pa.refunded")

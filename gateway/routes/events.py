@@ -2,7 +2,8 @@
 
 The stream is the community's Redis stream written by the recorder; the SSE ``id`` is the
 stream entry id, so a client reconnecting with ``Last-Event-ID`` gets every event it missed
-(kept at least 24 h). ``room`` or ``combat`` narrow the stream.
+(kept at least 24 h). ``room`` or ``combat`` narrow the stream. Each event is told (``text``) in
+the language of the request that opened the stream (docs/events.md).
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
 from gateway.ids import COMBAT_ID
+from gateway.language import Voice, answer_voice, language_headers
+from gateway.narration import Storyteller
 from gateway.routes.combats import Room
 from gateway.views import CombatReader, public_event
 from shared.messages import INTERNAL_EVENTS, Envelope
@@ -38,9 +41,12 @@ class Scope:
     room: str | None
     combat: str | None
     resume: str | None
+    voice: Voice  # the language events are told in, and the community's time zone
 
 
 async def stream_scope(
+    request: Request,
+    response: Response,
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     room: Annotated[Room | None, Query()] = None,
@@ -62,7 +68,9 @@ async def stream_scope(
         or await CombatReader(gw.redis, gw.keys).view(combat, principal.community_id) is None
     ):
         raise ApiError("not_found")
-    return Scope(principal.community_id, room, combat, resume)
+    voice = await answer_voice(request, gw, principal.community_id)
+    response.headers.update(language_headers(voice.language))
+    return Scope(principal.community_id, room, combat, resume, voice)
 
 
 @router.get("", response_class=EventSourceResponse)
@@ -74,6 +82,7 @@ async def events(
     """Every event of the community from now on (or after ``Last-Event-ID``)."""
     room, combat, resume = scope.room, scope.combat, scope.resume
     stream = gw.keys.events_stream(scope.tenant)
+    teller = Storyteller(gw.redis, gw.keys, scope.tenant, scope.voice.timezone)
     position = resume or "$"
     if position == "$":
         # Pin "now" to a concrete id so nothing published meanwhile is skipped.
@@ -90,4 +99,7 @@ async def events(
                 continue
             if combat is not None and env.combat_id != combat:
                 continue
-            yield ServerSentEvent(id=position, event=env.type, data=public_event(env))
+            public = public_event(env)
+            await teller.prepare([public])
+            told = teller.told(public, scope.voice.language)
+            yield ServerSentEvent(id=position, event=env.type, data=told)

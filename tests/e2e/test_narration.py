@@ -3,8 +3,11 @@ Spanish and in English, the community's default language, and field errors in Sp
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import pytest
+from httpx_sse import aconnect_sse
 
 from tests.e2e.referee import JSON, Community, Referee, error_of, expect, of_type, umh_sheet
 
@@ -82,6 +85,46 @@ async def test_a_combat_reads_in_spanish_by_default_and_in_english_on_request(
     says(default, "en")
     assert "Ana passes the turn (umh 2.3.3)." in texts(default)
     says(await log_of(community, cid, "es"), "es")
+
+
+async def streamed(
+    community: Community, cid: str, language: str
+) -> tuple[httpx.Response, list[JSON]]:
+    """The combat's events from the start of the stream, told in ``language``, up to the
+    last event of :func:`fought` (Bruno's turn)."""
+    told: list[JSON] = []
+    headers = {"Last-Event-ID": "0-0", "Accept-Language": language}
+    async with (
+        asyncio.timeout(10),
+        aconnect_sse(
+            community.client, "GET", "/v1/events", params={"combat": cid}, headers=headers
+        ) as source,
+    ):
+        expect(source.response, 200)
+        async for message in source.aiter_sse():
+            data = message.json()
+            if isinstance(data, dict) and "text" in data:
+                told.append(data)
+                if data["type"] == "turn.started" and data["data"]["actor"] == BRUNO:
+                    return source.response, told
+    raise AssertionError(f"the stream ended early: {told}")
+
+
+async def test_the_event_stream_tells_events_in_the_language_of_its_request(
+    referee: Referee,
+) -> None:
+    community = await referee.new_community()
+    cid = await fought(community)
+    response, told = await streamed(community, cid, "en")
+    says(response, "en")
+    texts = [e["text"] for e in told]
+    assert "Ana uses Puño on Bruno (2 AP)." in texts, texts
+    log = (await log_of(community, cid, "en")).json()["events"]
+    assert [{k: v for k, v in e.items() if k != "log_id"} for e in log] == told
+
+    response, told = await streamed(community, cid, "es")
+    says(response, "es")
+    assert "Ana usa Puño contra Bruno (2 PA)." in [e["text"] for e in told]
 
 
 async def test_a_field_error_is_spanish_by_default_with_its_path(referee: Referee) -> None:

@@ -51,7 +51,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         bus = Bus.from_settings(settings)
         await bus.connect()
         await bus.declare_topology()
-        client = CommandClient(bus)
+        client = CommandClient(bus, wait_seconds=settings.referee_request_timeout)
         await client.start()
         recorder = Recorder(redis, bus, names)
         await recorder.start()

@@ -9,22 +9,20 @@ from fastapi.responses import JSONResponse
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
-from gateway.dispatch import ids_for, raise_if_rejected, send
+from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
 from gateway.field_errors import found_error
-from gateway.gates import ask_states
+from gateway.gates import gate_action
 from gateway.idempotency import Answer, idempotent, narrated
 from gateway.ids import ActionId, CombatId
 from gateway.narration import storyteller
-from gateway.routes.characters import load_sheet
+from gateway.routes.characters import sheets_of
 from gateway.routes.combats import reader
 from gateway.views import CombatReader, public_event
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
-from shared.actions_base import FleeAction
 from shared.errors import kind_of
 from shared.messages import CMD_COMBAT_ACT, Envelope
-from shared.payloads import ActOnCombat, StatesCheck
-from shared.rulesets.umh.actions import JoinAction
+from shared.payloads import ActOnCombat
 
 router = APIRouter(prefix="/v1/combats", tags=["actions"])
 
@@ -50,44 +48,6 @@ def _if_match(raw: str | None) -> int | None:
     except ValueError as exc:
         found = found_error("header.If-Match", "int_parsing")
         raise ApiError("invalid_request", details={"errors": [found]}) from exc
-
-
-async def gate_action(
-    gw: Gateway, tenant: str, combat: dict[str, Any], action: Action
-) -> dict[str, Any]:
-    """Joins and flights pass services/states' gates first (umh 4.2.3, 4.2.3.1, 4.1.1.1.1).
-
-    A joiner's sheet is snapshotted here, as a combat's sheets are at its start.
-    """
-    if isinstance(action, JoinAction):
-        sheet = await load_sheet(gw, tenant, action.actor)
-        if sheet is None:
-            raise ApiError("unknown_character", details={"character": action.actor})
-        via = "skill" if action.skill else action.via
-        gate = await ask_states(
-            gw,
-            tenant=tenant,
-            room=combat["room"],
-            query=StatesCheck(
-                purpose="join",
-                ruleset=str(combat.get("ruleset", "umh")),
-                combat_id=combat["id"],
-                characters=[action.actor],
-                via=via,
-                skill=action.skill,
-            ),
-        )
-        return {"sheet": sheet, "weekly_uses": gate.weekly_uses.get(action.actor, {})}
-    if isinstance(action, FleeAction):
-        query = StatesCheck(
-            purpose="flee",
-            ruleset=str(combat.get("ruleset", "umh")),
-            combat_id=combat["id"],
-            characters=[action.actor],
-            skill=action.skill,
-        )
-        await ask_states(gw, tenant=tenant, room=combat["room"], query=query)
-    return {}
 
 
 @router.post("/{combat_id}/actions", responses={202: {"description": "still being processed"}})
@@ -120,17 +80,16 @@ async def act(
             action=action,
             if_match=expected,
             moderator=principal.is_moderator,
-            **await gate_action(gw, tenant, combat, action),
+            **await gate_action(gw.client, sheets_of(gw, tenant), tenant, combat, action),
         )
-        outcome = await send(
-            gw,
-            type_=CMD_COMBAT_ACT,
+        outcome = await gw.client.send(
+            CMD_COMBAT_ACT,
+            command.model_dump(mode="json"),
             tenant=tenant,
             room=combat["room"],
             combat_id=combat_id,
             correlation_id=action_id,
             message_id=ids_for(tenant, key, "action-command", "m"),
-            payload=command.model_dump(mode="json"),
         )
         raise_if_rejected(outcome)
         location = {"Location": f"/v1/combats/{combat_id}/actions/{action_id}"}

@@ -32,8 +32,6 @@ from shared.messages import (
     CMD_MODERATE,
     CMD_POST_COMBAT,
     CMD_REQUIREMENT,
-    Envelope,
-    utcnow,
 )
 from shared.payloads import (
     AdjustableState,
@@ -143,18 +141,15 @@ async def to_states(
 ) -> Answer:
     """Send one command to services/states and answer once it committed (202 after 5 s)."""
     correlation_id = ids_for(tenant, key, type_, "r")
-    env = Envelope(
-        message_id=ids_for(tenant, key, f"{type_}-command", "m"),
-        type=type_,
-        correlation_id=correlation_id,
-        combat_id=combat_id,
-        room=room,
+    outcome = await gw.client.send(
+        type_,
+        payload,
         tenant=tenant,
-        occurred_at=utcnow(),
-        payload=payload,
+        room=room,
+        combat_id=combat_id,
+        correlation_id=correlation_id,
+        message_id=ids_for(tenant, key, f"{type_}-command", "m"),
     )
-    # COMMAND_OWNER does not list the states commands: they are sent to states by name.
-    outcome = await gw.client.send("states", env, wait_seconds=gw.settings.referee_request_timeout)
     raise_if_rejected(outcome)
     location = {"Location": f"/v1/characters/{character}/history"}
     if not outcome.complete:

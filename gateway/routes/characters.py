@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from gateway.gates import SheetLoader
 from shared.payloads import CharacterStatus
 from shared.sheets import Sheet
 
@@ -54,6 +55,15 @@ UMH_EXAMPLE: dict[str, Any] = {
 async def load_sheet(gw: Gateway, tenant: str, character_id: str) -> dict[str, Any] | None:
     raw = await gw.redis.get(gw.keys.character_sheet(tenant, character_id))
     return None if raw is None else dict(json.loads(raw))
+
+
+def sheets_of(gw: Gateway, tenant: str) -> SheetLoader:
+    """The community's stored sheets, for the gates."""
+
+    async def load(character_id: str) -> dict[str, Any] | None:
+        return await load_sheet(gw, tenant, character_id)
+
+    return load
 
 
 @router.put(

@@ -21,11 +21,11 @@ async def load_settings(gw: Gateway, tenant: str) -> CommunitySettings:
     return CommunitySettings.model_validate_json(raw) if raw else CommunitySettings()
 
 
-def _deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+def deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     merged = dict(base)
     for key, value in patch.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _deep_merge(merged[key], value)
+            merged[key] = deep_merge(merged[key], value)
         else:
             merged[key] = value
     return merged
@@ -54,7 +54,7 @@ async def patch_settings(
 ) -> CommunitySettings:
     current = await load_settings(gw, principal.community_id)
     try:
-        updated = CommunitySettings.model_validate(_deep_merge(current.model_dump(), patch))
+        updated = CommunitySettings.model_validate(deep_merge(current.model_dump(), patch))
     except ValidationError as exc:
         errors = field_errors(exc.errors(), await request_language(request), prefix="body")
         raise ApiError("invalid_request", details={"errors": errors}) from exc

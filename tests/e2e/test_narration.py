@@ -9,14 +9,16 @@ import httpx
 import pytest
 from httpx_sse import aconnect_sse
 
-from tests.e2e.referee import JSON, Community, Referee, error_of, expect, of_type, umh_sheet
+from tests.e2e.referee import HttpCommunity, Referee
+from tests.support.play import error_of, expect, of_type
+from tests.support.sheets import JSON, umh_sheet
 
 pytestmark = [pytest.mark.e2e]
 
 ANA, BRUNO = "ana-n1", "bruno-n2"  # ids that are not the sheets' names
 
 
-async def log_of(community: Community, cid: str, language: str | None = None) -> httpx.Response:
+async def log_of(community: HttpCommunity, cid: str, language: str | None = None) -> httpx.Response:
     headers = {"Accept-Language": language} if language else None
     return expect(await community.client.get(f"/v1/combats/{cid}/log", headers=headers), 200)
 
@@ -30,7 +32,7 @@ def says(answer: httpx.Response, language: str) -> None:
     assert "accept-language" in answer.headers["Vary"].lower(), answer.headers
 
 
-async def fought(community: Community) -> str:
+async def fought(community: HttpCommunity) -> str:
     """Ana challenges Bruno, punches him (120, no defense) and passes the turn."""
     for character, name, vel in ((ANA, "Ana", 6), (BRUNO, "Bruno", 5)):
         body = umh_sheet(name, vel=vel)
@@ -88,7 +90,7 @@ async def test_a_combat_reads_in_spanish_by_default_and_in_english_on_request(
 
 
 async def streamed(
-    community: Community, cid: str, language: str
+    community: HttpCommunity, cid: str, language: str
 ) -> tuple[httpx.Response, list[JSON]]:
     """The combat's events from the start of the stream, told in ``language``, up to the
     last event of :func:`fought` (Bruno's turn)."""

@@ -9,7 +9,7 @@ attacks: damage is always a fixed amount defined by the attack (001 DAÑO).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
@@ -173,6 +173,11 @@ class CypherSheet(_Model):
         if len(set(names)) != len(names):
             raise ValueError("attack names are unique")
         return self
+
+    def as_given(self) -> dict[str, Any]:
+        """The sheet's JSON form with the fields it was given only (no defaults added): how
+        a combat state keeps its snapshot."""
+        return self.model_dump(mode="json", exclude_unset=True)
 
     def attack(self, name: str) -> Attack | None:
         return next((a for a in self.attacks if a.name == name), None)

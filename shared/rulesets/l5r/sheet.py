@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
+from enum import StrEnum
 from typing import Annotated, Final, Literal
 
 from pydantic import (
@@ -40,7 +42,23 @@ WOUND_RANK_NAMES: Final = (
 DEFAULT_PENALTIES: Final = (0, 3, 5, 10, 15, 20, 40, 40)
 """C-7: L5R's penalties of Healthy, Nicked, Grazed, Hurt, Injured, Crippled, Down (+40);
 Out cannot act at all."""
-FALLEN: Final = frozenset({"down", "out", "dead"})
+
+
+class WoundRank(StrEnum):
+    """C-7: the wound ranks in order, and dead past the last (Out)."""
+
+    HEALTHY = "healthy"
+    NICKED = "nicked"
+    GRAZED = "grazed"
+    HURT = "hurt"
+    INJURED = "injured"
+    CRIPPLED = "crippled"
+    DOWN = "down"
+    OUT = "out"
+    DEAD = "dead"
+
+
+FALLEN: Final = frozenset({WoundRank.DOWN, WoundRank.OUT, WoundRank.DEAD})
 """Golpe final (004 lines 23-25): the ranks that take a combatant out of the fight."""
 
 
@@ -190,9 +208,9 @@ class L5rSheet(BaseModel):
         return list(self.wounds) if self.wounds is not None else default_wounds(self.rings.earth)
 
 
-def wound_rank(wounds: int, table: list[dict[str, int | str]]) -> tuple[str, int]:
+def wound_rank(wounds: int, table: Sequence[L5rWoundRank]) -> tuple[WoundRank, int]:
     """C-7: the rank that holds ``wounds`` and its penalty; past the last (Out): dead."""
     for rank in table:
-        if wounds <= int(rank["up_to"]):
-            return str(rank["name"]), int(rank["penalty"])
-    return "dead", int(table[-1]["penalty"]) if table else 0
+        if wounds <= rank.up_to:
+            return WoundRank(rank.name), rank.penalty
+    return WoundRank.DEAD, table[-1].penalty if table else 0

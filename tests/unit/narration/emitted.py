@@ -5,8 +5,9 @@ event: ``<out>.emit(type, ...)``, ``Event(type, ...)``, ``note(..., event=type)`
 and ``Envelope(type=...)``. Each type argument is resolved to its strings: a literal, a
 module-level constant (``COMBAT_STARTED``), a dict of them indexed (``EXPIRY_EVENTS[kind]``),
 or a conditional of those. A type that is a parameter of the enclosing function is a helper
-passing its caller's type on (with the parameter's default, if any); any other expression is
-reported as unresolved, so that a new way of emitting cannot hide an event type from the test.
+passing its caller's type on (with the parameter's default, if any): such a helper must be one
+of :data:`EMITTERS`, so that its callers are read too; any other expression is reported as
+unresolved, so that a new way of emitting cannot hide an event type from the test.
 
 A site in ``services/<svc>/domain/<ruleset>/`` or ``shared/rulesets/<ruleset>/`` belongs to that
 ruleset; any other to the platform (``None``).
@@ -37,6 +38,7 @@ class Site:
 class Emitted:
     pairs: frozenset[tuple[str | None, str]]  # (ruleset or None, event type)
     unresolved: tuple[Site, ...]
+    passers: frozenset[str]  # functions that pass a type they were given on to an emitter
 
 
 def ruleset_of(path: Path) -> str | None:
@@ -104,17 +106,28 @@ class _Resolver:
         return set().union(*strings) if strings else None
 
 
-def _type_arguments(call: ast.Call) -> list[ast.expr]:
+EMITTERS: dict[str, tuple[int | None, str | None]] = {
+    "emit": (0, "event_type"),  # an Outcome's emit(type, payload)
+    "Event": (0, "type"),  # shared.messages.Event(type, payload)
+    "envelope": (0, "type_"),  # shared.messages.envelope(type_, payload, ...)
+    "Envelope": (None, "type"),
+    "follow_up": (1, "type_"),  # the runtime's follow_up(cause, type_, payload, tag)
+    "note": (None, "event"),  # services/states: note(record, out, ..., event=type)
+}
+"""The calls that make a message, and where their type is: (position, keyword)."""
+
+
+def _name(call: ast.Call) -> str | None:
     func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+
+
+def _type_arguments(call: ast.Call) -> list[ast.expr]:
+    position, keyword = EMITTERS.get(_name(call) or "", (None, None))
     found: list[ast.expr] = []
-    if name in ("emit", "Event") and call.args:
-        found.append(call.args[0])
-    for keyword in call.keywords:
-        if (name == "note" and keyword.arg == "event") or (
-            name == "Envelope" and keyword.arg == "type"
-        ):
-            found.append(keyword.value)
+    if position is not None and len(call.args) > position:
+        found.append(call.args[position])
+    found += [k.value for k in call.keywords if keyword is not None and k.arg == keyword]
     return found
 
 
@@ -141,7 +154,8 @@ class _Finder(ast.NodeVisitor):
         self.resolver = resolver
         self.path = path
         self.ruleset = ruleset_of(path)
-        self.scopes: list[dict[str, ast.expr | None]] = [{}]
+        self.scopes: list[tuple[str, dict[str, ast.expr | None]]] = [("", {})]
+        self.passers: set[str] = set()
         self.pairs: set[tuple[str | None, str]] = set()
         self.unresolved: list[Site] = []
 
@@ -152,16 +166,17 @@ class _Finder(ast.NodeVisitor):
         self._function(node)
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self.scopes.append(_parameters(node))
+        self.scopes.append((node.name, _parameters(node)))
         self.generic_visit(node)
         self.scopes.pop()
 
     def visit_Call(self, node: ast.Call) -> None:
-        params = self.scopes[-1]
+        function, params = self.scopes[-1]
         for argument in _type_arguments(node):
             found = self.resolver.strings(argument)
             root = _root_name(argument)
             if found is None and root in params:
+                self.passers.add(function)
                 default = params[root]
                 found = self.resolver.strings(default) if default is not None else set()
             if found is None:
@@ -181,9 +196,11 @@ def emitted() -> Emitted:
     resolver = _Resolver(_constants(trees))
     pairs: set[tuple[str | None, str]] = set()
     unresolved: list[Site] = []
+    passers: set[str] = set()
     for path, tree in trees.items():
         finder = _Finder(resolver, path)
         finder.visit(tree)
         pairs |= finder.pairs
         unresolved += finder.unresolved
-    return Emitted(frozenset(pairs), tuple(unresolved))
+        passers |= finder.passers
+    return Emitted(frozenset(pairs), tuple(unresolved), frozenset(passers))

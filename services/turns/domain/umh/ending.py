@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from services.turns.domain.umh.outcome import Outcome, cancel_timer
 from services.turns.domain.umh.participant import Side
-from services.turns.domain.umh.state import PHASE_ENDED, SIDES, CombatState, Result, other_side
+from services.turns.domain.umh.state import SIDES, CombatState, Result, other_side
 from shared.messages import COMBAT_ENDED, COMBAT_PHASE_CHANGED
-from shared.payloads import CombatEnded, CombatEndedParticipant, EndReason
+from shared.outcome import Outcome, cancel_timer
+from shared.payloads import CombatEnded, CombatEndedParticipant
+from shared.vocabulary import EndReason, Phase, PublicStatus
+from shared.vocabulary import Side as SideName
 
 
 def beaten_sides(state: CombatState) -> list[Side]:
@@ -21,7 +23,7 @@ def end_if_a_side_is_beaten(
     """umh 4.1.1 / 4.1.1.1 / 4.1.1.2 / 4.3.3: a side with nobody left loses; ``reason`` is
     what took its last member out (``defeat``, ``fled``, ``disconnected``). Both sides at
     once: no winner."""
-    if state.phase == PHASE_ENDED:
+    if state.phase == Phase.ENDED:
         return True
     beaten = beaten_sides(state)
     if not beaten:
@@ -38,8 +40,8 @@ def ended_participant(state: CombatState, character: str) -> CombatEndedParticip
     rank = stats.get("rank")
     alliance = p.sheet.get("alliance")
     return CombatEndedParticipant(
-        side=p.side,
-        status=p.status,
+        side=SideName(p.side),
+        status=PublicStatus(p.status),
         reached_zero_vit=p.reached_zero_vit,
         rank=int(rank) if isinstance(rank, int) else None,
         alliance=str(alliance) if alliance else None,
@@ -59,7 +61,7 @@ def end_combat(
     previous = state.phase
     for timer_id in list(state.timers):
         cancel_timer(state, out, timer_id)
-    state.phase = PHASE_ENDED
+    state.phase = Phase.ENDED
     state.phase_deadline_ms = None
     state.result = Result(winner=winner, reason=reason, annul_reason=annul_reason)
     state.ended_at_ms = now_ms
@@ -69,11 +71,11 @@ def end_combat(
     state.pact_offers = []
     state.interference = None
     state.interference_queue = []
-    out.emit(COMBAT_PHASE_CHANGED, {"from": previous, "to": PHASE_ENDED})
+    out.emit(COMBAT_PHASE_CHANGED, {"from": previous, "to": Phase.ENDED})
     ended = CombatEnded(
         combat_id=state.id,
         ruleset=state.ruleset,
-        winner=winner,
+        winner=None if winner is None else SideName(winner),
         reason=reason,
         participants={cid: ended_participant(state, cid) for cid in state.participants},
         ended_at_ms=now_ms,

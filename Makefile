@@ -57,8 +57,10 @@ check-deps: ## check that RabbitMQ (with the consistent-hash plugin) and Redis a
 	@$(PYTHON) deploy/check_deps.py
 
 # --- running -------------------------------------------------------------------------------
-# honcho merges the four logs and stops every process on Ctrl-C; it also loads .env. The venv
-# comes first in PATH so that each Procfile line's `python` is the venv's.
+# honcho merges the four logs and stops every process on Ctrl-C; it also loads .env. It also
+# stops them all when one exits, so each Procfile line runs under deploy/respawn.py, which
+# restarts its process with a backoff. The venv comes first in PATH so that each Procfile
+# line's `python` is the venv's.
 run: venv env-file check-deps ## run the gateway and the three services in the foreground
 	exec env PATH="$(CURDIR)/$(BIN):$$PATH" VIRTUAL_ENV="$(CURDIR)/$(VENV)" \
 		$(BIN)/honcho start -f Procfile

@@ -59,6 +59,7 @@ SPANISH: Final[dict[str, str]] = {
     "uuid_parsing": "debe ser un UUID",
     "frozen_field": "no se puede cambiar",
     "value_error": "valor no válido: {error}",
+    "stream_id": "debe ser un id de evento <ms>-<seq>, dos enteros sin signo de 64 bits",
     "assertion_error": "valor no válido: {error}",
 }
 GENERIC: Final = "valor no válido ({msg})"
@@ -70,6 +71,7 @@ ENGLISH: Final[dict[str, str]] = {
     "string_too_long": "String should have at most {max_length} characters",
     "string_pattern_mismatch": "String should match pattern '{pattern}'",
     "value_error": "Value error, {error}",
+    "stream_id": "a stream id <ms>-<seq>, each part an unsigned 64-bit integer",
 }
 
 
@@ -110,10 +112,29 @@ def spanish(error: Mapping[str, Any]) -> str:
         return GENERIC.format(msg=error.get("msg", ""))
 
 
-def found_error(path: str, kind: str, **context: Any) -> dict[str, Any]:
-    """A field error the gateway finds itself (not pydantic): its message is written in the
-    answer's language when the error is rendered (:func:`localize`)."""
-    return {"path": path, "type": kind, "ctx": context}
+def found_error(
+    path: str, kind: str, *, english: str | None = None, **context: Any
+) -> dict[str, Any]:
+    """A field error whose message is written in the answer's language when the error is
+    rendered (:func:`localize`): one the gateway finds itself, or pydantic's where no request
+    is at hand (``english``: pydantic's own message)."""
+    found: dict[str, Any] = {"path": path, "type": kind, "ctx": context}
+    if english is not None:
+        found["en"] = english
+    return found
+
+
+def pending_errors(errors: Sequence[Mapping[str, Any]], prefix: str) -> list[dict[str, Any]]:
+    """pydantic's errors, to be written in the answer's language later (:func:`localize`)."""
+    return [
+        found_error(
+            field_path([prefix, *e.get("loc", ())]),
+            str(e.get("type", "")),
+            english=str(e.get("msg", "")),
+            **{k: v for k, v in (e.get("ctx") or {}).items() if isinstance(v, int | float | str)},
+        )
+        for e in errors
+    ]
 
 
 def localize(errors: Sequence[Mapping[str, Any]], lang: Lang) -> list[dict[str, Any]]:
@@ -126,7 +147,9 @@ def localize(errors: Sequence[Mapping[str, Any]], lang: Lang) -> list[dict[str, 
         kind = str(error["type"])
         context = dict(error.get("ctx") or {})
         if lang == "es":
-            text = spanish({"type": kind, "ctx": context, "msg": ""})
+            text = spanish({"type": kind, "ctx": context, "msg": error.get("en", "")})
+        elif "en" in error:
+            text = str(error["en"])
         else:
             text = ENGLISH.get(kind, kind).format(**{k: str(v) for k, v in context.items()})
         path = str(error.get("path", ""))

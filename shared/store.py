@@ -88,6 +88,8 @@ class CommitResult:
 class Loaded:
     version: int
     data: dict[str, Any] | None
+    # The aggregate's shared version counter (what ``If-Match`` names), when it was read.
+    aggregate_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -119,12 +121,20 @@ class AggregateStore:
         return _loaded(version, data)
 
     async def load_unless_processed(self, agg: Aggregate, message_id: str) -> Loaded | None:
-        """The state, or None when ``message_id`` was already processed on this aggregate."""
+        """The state, or None when ``message_id`` was already processed on this aggregate.
+
+        Also reads the aggregate's shared version, so that an ``If-Match`` is checked before
+        the rules run.
+        """
         async with self._redis.pipeline(transaction=False) as pipe:
             pipe.zscore(agg.processed, message_id)
             pipe.hmget(agg.state, ["v", "data"])
-            seen, (version, data) = await pipe.execute()
-        return None if seen is not None else _loaded(version, data)
+            pipe.get(agg.version)
+            seen, (version, data), shared = await pipe.execute()
+        if seen is not None:
+            return None
+        loaded = _loaded(version, data)
+        return Loaded(loaded.version, loaded.data, int(shared or 0))
 
     async def is_processed(self, agg: Aggregate, message_id: str) -> bool:
         return await self._redis.zscore(agg.processed, message_id) is not None

@@ -16,6 +16,7 @@ from gateway.gates import gate_action
 from gateway.idempotency import Answer, idempotent, narrated
 from gateway.ids import ActionId, CombatId
 from gateway.narration import storyteller
+from gateway.recorder import OUTCOME_TTL_S
 from gateway.routes.characters import sheets_of
 from gateway.routes.combats import reader
 from gateway.views import CombatReader, public_event
@@ -23,6 +24,7 @@ from shared.actions import MODERATOR_ONLY_ACTIONS, Action
 from shared.errors import kind_of
 from shared.messages import CMD_COMBAT_ACT, Envelope
 from shared.payloads import ActOnCombat
+from shared.redis_streams import text
 
 router = APIRouter(prefix="/v1/combats", tags=["actions"])
 
@@ -75,6 +77,8 @@ async def act(
                 "version_mismatch", details={"expected": expected, "actual": combat["version"]}
             )
         action_id = ids_for(tenant, key, "action", "a")
+        sent = gw.keys.action_sent(tenant, action_id)
+        await gw.redis.set(sent, combat_id, ex=OUTCOME_TTL_S)
         command = ActOnCombat(
             action_id=action_id,
             action=action,
@@ -82,15 +86,19 @@ async def act(
             moderator=principal.is_moderator,
             **await gate_action(gw.client, sheets_of(gw, tenant), tenant, combat, action),
         )
-        outcome = await gw.client.send(
-            CMD_COMBAT_ACT,
-            command.model_dump(mode="json"),
-            tenant=tenant,
-            room=combat["room"],
-            combat_id=combat_id,
-            correlation_id=action_id,
-            message_id=ids_for(tenant, key, "action-command", "m"),
-        )
+        try:
+            outcome = await gw.client.send(
+                CMD_COMBAT_ACT,
+                command.model_dump(mode="json"),
+                tenant=tenant,
+                room=combat["room"],
+                combat_id=combat_id,
+                correlation_id=action_id,
+                message_id=ids_for(tenant, key, "action-command", "m"),
+            )
+        except BaseException:
+            await gw.redis.delete(sent)  # never published: not an action anyone can poll
+            raise
         raise_if_rejected(outcome)
         location = {"Location": f"/v1/combats/{combat_id}/actions/{action_id}"}
         if not outcome.complete:
@@ -118,15 +126,24 @@ async def action_outcome(
     gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],
 ) -> dict[str, Any]:
-    """Where an action stands after a 202: pending, completed (with its events) or rejected."""
+    """Where an action stands after a 202: pending, completed (with its events) or rejected.
+
+    An id that was never sent to this combat (or whose record and events have expired) is
+    404: "pending" means the gateway published it and its chain has not ended yet.
+    """
     tenant = principal.community_id
     if await combats.view(combat_id, tenant) is None:
         raise ApiError("not_found")
     teller, lang, headers = await storyteller(request, gw, tenant)
     response.headers.update(headers)
-    raw = await gw.redis.get(gw.keys.outcome(tenant, action_id))
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        pipe.get(gw.keys.outcome(tenant, action_id))
+        pipe.get(gw.keys.action_sent(tenant, action_id))
+        raw, sent_to = await pipe.execute()
     if raw is not None:
         rejected = Envelope.model_validate_json(raw)
+        if rejected.combat_id != combat_id:
+            raise ApiError("not_found")
         code = str(rejected.payload.get("code"))
         error = {k: rejected.payload.get(k) for k in ("code", "rule", "details")}
         error["message"] = kind_of(code).es if lang == "es" else kind_of(code).en
@@ -139,6 +156,8 @@ async def action_outcome(
         if len(page) < 500:
             break
         after = page[-1][0]
+    if not events and text(sent_to or b"") != combat_id:
+        raise ApiError("not_found")
     status = "completed" if any(e.final for e in events) else "pending"
     told = await teller.tell_all([public_event(e) for e in events], lang)
     return {"action_id": action_id, "status": status, "events": told}

@@ -6,12 +6,13 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
+from gateway.field_errors import found_error
 from gateway.gates import ask_states
 from gateway.idempotency import Answer, idempotent
 from gateway.ids import CombatId
@@ -20,9 +21,10 @@ from gateway.routes.characters import load_sheet
 from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, Square
+from shared.api_types import ApiModel
 from shared.messages import CMD_COMBAT_START
 from shared.payloads import Opening, StartCombat, StatesCheck, StatesChecked
-from shared.redis_streams import text
+from shared.redis_streams import parse_stream_id, text
 from shared.rulesets.registry import RulesetName
 from shared.settings import CommunitySettings
 
@@ -31,7 +33,7 @@ router = APIRouter(prefix="/v1/combats", tags=["combats"])
 Room = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
 
 
-class OpeningBody(BaseModel):
+class OpeningBody(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["challenge", "skill"]
@@ -47,7 +49,7 @@ class OpeningBody(BaseModel):
         return self
 
 
-class StartCombatBody(BaseModel):
+class StartCombatBody(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     room: Room
@@ -207,12 +209,15 @@ async def combat_log(
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],
-    after: Annotated[str | None, Query(pattern=r"^\d{1,20}-\d{1,20}$")] = None,
+    after: Annotated[str | None, Query(max_length=100)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
 ) -> dict[str, Any]:
     """Every event of the combat in order (the audit log), each with its ``text`` in the
     answer's language; page with ``after``."""
     tenant = principal.community_id
+    if after is not None and parse_stream_id(after) is None:
+        found = found_error("query.after", "stream_id")
+        raise ApiError("invalid_request", details={"errors": [found]})
     if await combats.view(combat_id, tenant) is None:
         raise ApiError("not_found")
     entries = await combats.log(combat_id, after=after, limit=limit)

@@ -13,6 +13,7 @@ from gateway.field_errors import found_error
 from gateway.ids import CombatId
 from gateway.routes.combats import reader
 from gateway.views import CombatReader
+from shared.api_types import ApiModel
 from shared.dice.notation import NotationError, parse
 from shared.dice.rolls import roll
 from shared.dice.streams import SystemStream
@@ -21,7 +22,7 @@ from shared.messages import COMBAT_ENDED, COMBAT_STARTED, DICE_ROLLED
 router = APIRouter(tags=["dice"])
 
 
-class FreeRoll(BaseModel):
+class FreeRoll(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     expression: str = Field(

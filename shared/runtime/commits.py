@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from shared.domain import Decision
 from shared.keys import Names
@@ -80,7 +81,6 @@ class CommitBuilder:
                     mandatory=False,
                 )
             )
-        if_match = env.payload.get("if_match") if env.type == CMD_COMBAT_ACT else None
         return Commit(
             expected_version=version,
             state=decision.state,
@@ -89,7 +89,7 @@ class CommitBuilder:
             outbox=outbox,
             log=log_entries,
             view=self.spec.view(decision.state, now),
-            if_match=if_match if isinstance(if_match, int) else None,
+            if_match=if_match_of(env),
             ttl_seconds=self.retention_seconds if self.spec.expires(decision.state) else 0,
         )
 
@@ -122,3 +122,20 @@ class CommitBuilder:
             for service in subscribers_of(event.type):
                 outbox.append(Publish.of(self.names.commands(service), env.room, out, body))
         return outbox, log_entries
+
+
+def if_match_of(env: Envelope) -> int | None:
+    """The version an action's ``If-Match`` expects (API.md), if it named one."""
+    if env.type != CMD_COMBAT_ACT:
+        return None
+    expected = env.payload.get("if_match")
+    return expected if isinstance(expected, int) and not isinstance(expected, bool) else None
+
+
+def version_mismatch(expected: int | None, actual: int | None) -> dict[str, Any]:
+    """The ``command.rejected`` payload of a stale ``If-Match`` (409 at the gateway)."""
+    return {
+        "code": "version_mismatch",
+        "rule": None,
+        "details": {"expected": expected, "actual": actual},
+    }

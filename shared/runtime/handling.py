@@ -15,7 +15,7 @@ from shared.errors import RuleViolation
 from shared.logging import bind_message, get_logger, unbind_message
 from shared.messages import Envelope
 from shared.metrics import CONFLICTS, HANDLE_SECONDS, MESSAGES
-from shared.runtime.commits import CommitBuilder
+from shared.runtime.commits import CommitBuilder, if_match_of, version_mismatch
 from shared.runtime.outgoing import Outgoing
 from shared.runtime.ports import Clock, Relay, Store
 from shared.runtime.queries import QueryAnswering
@@ -75,6 +75,14 @@ class MessageHandling:
             if loaded is None:
                 log.info("message_already_processed", subject=target.subject)
                 return "duplicate"
+            if_match = if_match_of(env)
+            if if_match is not None and loaded.aggregate_version != if_match:
+                # ARCHITECTURE.md step 5: the precondition before the rules, so that the loser
+                # of a race gets 409, not the rule code the winner's change now triggers.
+                await self._outgoing.reject(
+                    env, version_mismatch(if_match, loaded.aggregate_version)
+                )
+                return "rejected"
             now = self._clock.now_ms()
             try:
                 decision = handler(env, loaded.data, target, now)
@@ -95,8 +103,7 @@ class MessageHandling:
             if result.status is CommitStatus.DUPLICATE:
                 return "duplicate"
             if result.status is CommitStatus.PRECONDITION:
-                details = {"expected": commit.if_match, "actual": result.aggregate_version}
-                payload = {"code": "version_mismatch", "rule": None, "details": details}
+                payload = version_mismatch(commit.if_match, result.aggregate_version)
                 await self._outgoing.reject(env, payload)
                 return "rejected"
             await self._flush(target)

@@ -37,10 +37,17 @@ RUNNING: list[Suite] = []
 
 
 # --- suites -----------------------------------------------------------------------------------
-async def start_suite(rabbitmq_url: str, redis_url: str, log_root: Path) -> Suite:
-    """The four processes in a fresh namespace and on a free port, ready to serve."""
+async def start_suite(
+    rabbitmq_url: str, redis_url: str, log_root: Path, *, extra_env: dict[str, str] | None = None
+) -> Suite:
+    """The four processes in a fresh namespace and on a free port, ready to serve.
+
+    ``extra_env`` tunes the processes (``REFEREE_...`` settings) for a suite of its own.
+    """
     namespace = new_namespace("e")
-    suite = Suite(namespace, rabbitmq_url, redis_url, log_root / namespace)
+    suite = Suite(
+        namespace, rabbitmq_url, redis_url, log_root / namespace, extra_env=dict(extra_env or {})
+    )
     RUNNING.append(suite)
     try:
         await asyncio.to_thread(suite.start_all)
@@ -133,7 +140,10 @@ async def read_sse(
     within: float,
     last_event_id: str | None = None,
 ) -> list[Sse]:
-    """Read ``GET /v1/events`` until ``until(received)`` holds, then disconnect."""
+    """Read ``GET /v1/events`` until ``until(received)`` holds, then disconnect.
+
+    The stream's own control events (``stream.opened``, ``stream.reset``) are left out.
+    """
     headers = {"Last-Event-ID": last_event_id} if last_event_id is not None else {}
     received: list[Sse] = []
     try:
@@ -150,6 +160,8 @@ async def read_sse(
         ):
             expect(source.response, 200)
             async for message in source.aiter_sse():
+                if message.event.startswith("stream."):
+                    continue  # stream.opened / stream.reset: the stream's own controls
                 received.append(Sse(str(message.id), str(message.event), dict(message.json())))
                 if until(received):
                     break

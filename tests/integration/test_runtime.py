@@ -138,6 +138,18 @@ async def test_a_stale_if_match_is_rejected_as_version_mismatch(
     assert events[1].payload["details"] == {"expected": 0, "actual": 1}
 
 
+async def test_a_stale_if_match_is_checked_before_the_rules(
+    runtime: RedisServiceRuntime, events: list[Envelope]
+) -> None:
+    """ARCHITECTURE.md step 5: a command that the rules would refuse and whose If-Match is
+    stale is a version mismatch (the loser of a race), not the rule's code."""
+    await runtime.handle(command("c1", n=1))
+    await runtime.handle(command("c1", n=-1, if_match=0))
+    await eventually(lambda: len(events) == 2)
+    assert events[1].payload["code"] == "version_mismatch"
+    assert events[1].payload["details"] == {"expected": 0, "actual": 1}
+
+
 async def test_a_timer_armed_by_a_commit_fires_once_as_a_command(
     runtime: RedisServiceRuntime, bus: Bus
 ) -> None:

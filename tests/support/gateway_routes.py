@@ -19,7 +19,7 @@ from gateway.routes.aftermath import (
     RequirementBody,
 )
 from gateway.routes.combats import StartCombatBody, fill_vitality
-from gateway.routes.settings import deep_merge
+from gateway.routes.settings import merge_patch
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
 from shared.messages import (
     CMD_CHARACTER,
@@ -113,7 +113,7 @@ async def get_settings(gw: ChainGateway, request: Request, m: re.Match[str]) -> 
 async def patch_settings(gw: ChainGateway, request: Request, m: re.Match[str]) -> tuple[int, Any]:
     if not request.moderator:
         raise ApiError("forbidden")
-    merged = deep_merge(gw.settings.model_dump(), request.body)
+    merged = merge_patch(gw.settings.model_dump(), request.body)
     gw.settings = CommunitySettings.model_validate(merged)
     return 200, gw.settings.model_dump(mode="json")
 

@@ -79,7 +79,8 @@ class MemoryStore:
     async def load_unless_processed(self, agg: Aggregate, message_id: str) -> Loaded | None:
         if message_id in self._data.processed[agg.processed]:
             return None
-        return await self.load(agg)
+        loaded = await self.load(agg)
+        return Loaded(loaded.version, loaded.data, self._data.versions[agg.version])
 
     async def commit(
         self, agg: Aggregate, commit: Commit, *, active: bool | None = None

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 RULESET_FIELD: Final = "@ruleset"  # never a character id (ids are [A-Za-z0-9_.:-])
 NAMES_KEEP_SECONDS: Final = 30 * 86400  # longer than a combat and its retention
+KEEP_COMBATS: Final = 5000  # names a long-lived storyteller (a stream's reader) keeps at most
 PEOPLE_FIELDS: Final = ("character", "actor", "attacker", "reactor", "by", "roller", "target")
 
 
@@ -89,6 +90,9 @@ class Storyteller:
     async def prepare(self, events: Iterable[Mapping[str, Any]]) -> None:
         """Load the names the events need (one round trip for the combats not seen yet)."""
         batch = list(events)
+        if len(self.combats) > KEEP_COMBATS or len(self.sheets) > KEEP_COMBATS:
+            self.combats.clear()  # loaded again when needed
+            self.sheets.clear()
         combats = {str(e["combat_id"]) for e in batch if e.get("combat_id")}
         wanted = sorted(combats - set(self.combats))
         if wanted:

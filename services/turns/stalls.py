@@ -22,7 +22,7 @@ from typing import Any, Final
 from shared.actions_base import ResumeAction
 from shared.domain import ms
 from shared.errors import RuleViolation
-from shared.messages import TURN_RESUMED
+from shared.messages import COMBAT_RESUMED, TURN_RESUMED
 from shared.outcome import KeepsTimers, Outcome, arm_timer, cancel_timer
 from shared.payloads import ActOnCombat
 
@@ -57,18 +57,21 @@ def check_resume(stall: Stall | None, cmd: ActOnCombat, *, phase: str) -> Stall:
     return stall
 
 
-def resumed_payload(
-    stall: Stall, action: ResumeAction, cmd: ActOnCombat, abandoned: list[str]
-) -> dict[str, object]:
-    """The data of ``combat.resumed``: who (the actor he named and his key), why, what the
-    stall was, and the actions whose resolution will no longer be awaited."""
-    return {
-        "by": action.actor,
-        "moderator_key": cmd.moderator_key,
-        "reason": action.reason,
-        "stall": stall.value,
-        "abandoned_actions": abandoned,
-    }
+def announce_resumed(
+    out: Outcome, stall: Stall, action: ResumeAction, cmd: ActOnCombat, abandoned: list[str]
+) -> None:
+    """``combat.resumed``: who (the actor he named and his key), why, what the stall was, and
+    the actions whose resolution will no longer be awaited."""
+    out.emit(
+        COMBAT_RESUMED,
+        {
+            "by": action.actor,
+            "moderator_key": cmd.moderator_key,
+            "reason": action.reason,
+            "stall": stall.value,
+            "abandoned_actions": abandoned,
+        },
+    )
 
 
 def restart_turn_clock(

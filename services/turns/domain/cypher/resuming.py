@@ -16,13 +16,12 @@ from services.turns.domain.cypher.flow import end_turn, start_turn
 from services.turns.domain.cypher.state import CypherCombat, TurnEnd
 from services.turns.stalls import (
     Stall,
+    announce_resumed,
     check_resume,
     restart_turn_clock,
-    resumed_payload,
     stall_of,
 )
 from shared.actions_base import ResumeAction
-from shared.messages import COMBAT_RESUMED
 from shared.outcome import Outcome
 from shared.payloads import ActOnCombat
 
@@ -45,7 +44,7 @@ def resume(
     turn = state.turn
     pending = turn.pending if turn is not None else None
     abandoned = [pending.action_id] if pending is not None else []
-    out.emit(COMBAT_RESUMED, resumed_payload(found, action, cmd, abandoned))
+    announce_resumed(out, found, action, cmd, abandoned)
     if turn is None:
         start_turn(state, out, now_ms, state.turn_index + 1)
         return

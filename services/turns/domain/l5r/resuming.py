@@ -16,14 +16,13 @@ from services.turns.domain.l5r.flow import next_turn
 from services.turns.domain.l5r.state import L5rCombat
 from services.turns.stalls import (
     Stall,
+    announce_resumed,
     check_resume,
     restart_turn_clock,
-    resumed_payload,
     stall_of,
 )
 from shared.actions_base import ResumeAction
 from shared.domain import ms
-from shared.messages import COMBAT_RESUMED
 from shared.outcome import Outcome, arm_timer
 from shared.payloads import ActOnCombat
 from shared.vocabulary import Phase
@@ -46,7 +45,7 @@ def resume(
     found = check_resume(stall(state, cmd.quiet_ms or 0), cmd, phase=state.phase)
     abandoned = [state.pending.action_id] if state.pending is not None else []
     state.pending = None
-    out.emit(COMBAT_RESUMED, resumed_payload(found, action, cmd, abandoned))
+    announce_resumed(out, found, action, cmd, abandoned)
     turn = state.turn
     if state.phase == Phase.PREPARATION:
         due = now_ms + ms(state.settings.preparation_seconds)

@@ -22,14 +22,13 @@ from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.state import CombatState
 from services.turns.stalls import (
     Stall,
+    announce_resumed,
     check_resume,
     restart_turn_clock,
-    resumed_payload,
     stall_of,
 )
 from shared.actions_base import ResumeAction
 from shared.domain import ms
-from shared.messages import COMBAT_RESUMED
 from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import ActOnCombat
 from shared.vocabulary import Phase
@@ -61,7 +60,7 @@ def resume(
         for window in [*flight.reactions.values(), *flight.answers.values()]:
             cancel_timer(state, out, window.timer_id)
     state.actions = {}
-    out.emit(COMBAT_RESUMED, resumed_payload(found, action, cmd, abandoned))
+    announce_resumed(out, found, action, cmd, abandoned)
     if state.phase == Phase.OPENING:
         enter_preparation(state, out, now_ms)
     elif state.phase == Phase.PREPARATION:

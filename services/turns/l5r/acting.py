@@ -126,6 +126,8 @@ def out_of_turn(state: State, out: Out, action: Any, p: dict[str, Any], now_ms: 
     if isinstance(action, L5rSpeak):
         speak(out, action)
     elif isinstance(action, L5rTide):
+        if not can_fight(p):
+            raise RuleViolation("character_down", "l5r Curso de combate", rank=p["rank"])
         if action.against is not None and action.against not in [
             c for c, q in state["participants"].items() if q["side"] != p["side"]
         ]:

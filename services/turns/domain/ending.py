@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from services.turns.domain.outcome import Outcome, cancel_timer
 from services.turns.domain.participant import Side
 from services.turns.domain.state import PHASE_ENDED, SIDES, CombatState, Result, other_side
@@ -20,14 +22,19 @@ def end_if_a_side_is_beaten(
 ) -> bool:
     """umh 4.1.1 / 4.1.1.1 / 4.1.1.2 / 4.3.3: a side with nobody left loses; ``reason`` is
     what took its last member out (``defeat``, ``fled``, ``disconnected``). Both sides at
-    once: no winner."""
+    once: no winner. A hit already being resolved comes first (2.1.3: the last action ends
+    after its defenses are resolved): the end waits for its ``action.resolved``, which checks
+    again. True when the combat ended or waits to (nothing else moves meanwhile)."""
     if state.phase == PHASE_ENDED:
         return True
     beaten = beaten_sides(state)
     if not beaten:
         return False
+    if state.resolving():
+        state.end_reason = state.end_reason or reason
+        return True
     winner = other_side(beaten[0]) if len(beaten) == 1 else None
-    end_combat(state, out, now_ms, winner, reason)
+    end_combat(state, out, now_ms, winner, cast(EndReason, state.end_reason or reason))
     return True
 
 

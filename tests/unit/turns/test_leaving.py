@@ -25,6 +25,7 @@ from .builders import (
     payload,
     play_round,
     rejects,
+    resolved,
     start_cmd,
     types,
     use,
@@ -174,17 +175,26 @@ def test_reconnecting_within_the_grace() -> None:
 
 
 def test_the_disconnected_players_window_closes_at_the_grace() -> None:
-    """umh 4.3.3 / 2.4.2: his defense window expires by itself or at the end of the grace."""
+    """umh 4.3.3 / 2.4.2 / 2.1.3: his defense window expires by itself or at the end of the
+    grace; the hit it leaves is resolved before the combat ends (never after its end)."""
     state, now = disconnected({"timers": {"disconnect_seconds": 60, "defense_seconds": 300}})
     attack = {"type": "skill", "actor": "ana", "skill": ATTACK, "targets": ["bruno"]}
     state = new_state(act(state, attack, now, n="atk"))
     decision = fire_kind(state, "disconnect")
-    assert types(decision)[:3] == [
+    assert types(decision) == [
         "reaction.timed_out",
         "resolution.requested",
         "combatant.disconnected",
     ]
-    assert "combat.ended" in types(decision)
+    state = new_state(decision)
+    assert state["phase"] == "fighting" and state["end_reason"] == "disconnected"
+    refused = rejects(state, {"type": "pass_turn", "actor": "ana"}, now)
+    assert refused.code == "reaction_pending"
+    hit = payload(decision, "resolution.requested")["action_id"]
+    answer = TURNS.on_event(state, "action.resolved", resolved(hit), now_ms=now)
+    assert types(answer) == ["action.completed", "combat.phase_changed", "combat.ended"]
+    result = ended(answer)
+    assert (result.winner, result.reason) == ("attackers", "disconnected")
 
 
 @pytest.mark.parametrize(

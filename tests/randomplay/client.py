@@ -153,10 +153,19 @@ class Api:
                 return events
 
     async def act(
-        self, key: str, combat_id: str, body: Any, where: str, *, raw: bytes | None = None
+        self,
+        key: str,
+        combat_id: str,
+        body: Any,
+        where: str,
+        *,
+        raw: bytes | None = None,
+        headers: dict[str, str] | None = None,
     ) -> Reply:
         path = f"/v1/combats/{combat_id}/actions"
-        return await self.send("POST", path, key=key, body=body, raw=raw, where=where)
+        return await self.send(
+            "POST", path, key=key, body=body, raw=raw, where=where, headers=headers
+        )
 
     async def action_status(self, key: str, location: str, where: str) -> Reply:
         return await self.send("GET", location, key=key, where=where)

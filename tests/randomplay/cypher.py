@@ -197,6 +197,16 @@ class CypherPlayer:
             problems += [f"{character}: {problem}" for problem in condition_problems(p)]
         return problems
 
+    def carried_over(self, combat: JSON, character: str, status: JSON) -> str | None:
+        """A PC's next combat starts from the pools and special damage this one left."""
+        person = combat["participants"][character]
+        if person.get("kind") != "pc":
+            return None
+        kept = (status.get("ruleset_status") or {}).get("cypher") or {}
+        left = {"pools": person.get("pools"), "special_steps": person.get("special_steps")}
+        shown = {"pools": kept.get("pools"), "special_steps": kept.get("special_steps")}
+        return None if shown == left else f"the combat left {left}, states keeps {shown}"
+
     def forbidden(self, combat: JSON, move: Move) -> str | None:
         """001 INDICADOR: the dead and the fled act no more; the debilitated only move
         (immediate) or pass. Moderator actions are not the character's."""

@@ -18,6 +18,8 @@ KINDS = (
     "stalled",
     "not-ended",
     "log",
+    "aftermath",
+    "idempotency",
     "player",
 )
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from tests.randomplay.client import JSON, Api, Reply
 from tests.randomplay.findings import Findings
 from tests.randomplay.logcheck import brief, check_log
-from tests.randomplay.moves import Move, RulesetPlayer, Table, pick
+from tests.randomplay.moves import Move, RulesetPlayer, Table, pick, preconditions
 
 POLL_SECONDS = 0.15
 
@@ -110,7 +110,10 @@ class Game:
         elif move.kind == "raw":
             reply = await self.api.act(key, self.combat_id, None, self.where, raw=move.raw)
         else:
-            reply = await self.api.act(key, self.combat_id, move.body, self.where)
+            move, headers = preconditions(table.rng, move, self.version)
+            reply = await self.api.act(key, self.combat_id, move.body, self.where, headers=headers)
+            if "Idempotency-Key" in headers:
+                await self.replayed(move, key, headers, reply)
         reply = await self.settled(reply, key)
         self.findings.count(
             f"{self.table.ruleset} {move.label()} {reply.status} {reply.code or ''}"
@@ -125,6 +128,18 @@ class Game:
         if reply.ok and isinstance(reply.body, dict) and isinstance(reply.body.get("combat"), dict):
             self.observe(reply.body["combat"])
         return reply
+
+    async def replayed(self, move: Move, key: str, headers: dict[str, str], first: Reply) -> None:
+        """The same request with the same ``Idempotency-Key`` gets the first answer again."""
+        again = await self.api.act(key, self.combat_id, move.body, self.where, headers=headers)
+        same = again.status == first.status and (
+            not first.ok or again.body.get("action_id") == first.body.get("action_id")
+        )
+        if {first.status, again.status} & {202, 409}:
+            same = True  # the first one may still be in flight (request_in_progress)
+        if not same or (again.ok and again.headers.get("idempotent-replayed") != "true"):
+            what = f"first {first.status} {first.code}, replay {again.status} {again.code}"
+            self.findings.add("idempotency", self.where, what, move.describe())
 
     async def settled(self, reply: Reply, key: str) -> Reply:
         """A 202 followed to its outcome (``Location``); rejected answers come back as 422."""
@@ -207,6 +222,29 @@ class Game:
         events = await self.api.log(table.key, self.combat_id, self.where)
         for problem in check_log(events):
             self.findings.add("log", self.where, problem, None)
+        await self.aftermath(view)
+
+    async def aftermath(self, view: JSON) -> None:
+        """Once it ended, services/states lets every fighter go (``in_combat`` null) and keeps
+        what the ruleset carries over to the next combat (cypher pools, l5r Void)."""
+        waiting = dict.fromkeys(view.get("participants", {}), "not read")
+        deadline = time.monotonic() + self.limits.end_within
+        while waiting and time.monotonic() < deadline:
+            for character in list(waiting):
+                reply = await self.api.status(self.table.key, character, self.where)
+                if reply.status != 200:
+                    waiting[character] = f"status answered {reply.status}"
+                    continue
+                busy = reply.body.get("in_combat")
+                problem = self.player.carried_over(view, character, reply.body)
+                if busy is None and problem is None:
+                    del waiting[character]
+                else:
+                    waiting[character] = problem or f"still in_combat {busy}"
+            if waiting:
+                await asyncio.sleep(0.3)
+        for character, problem in waiting.items():
+            self.findings.add("aftermath", self.where, f"{character}: {problem}", None)
 
     async def step(self, view: JSON) -> None:
         """One to three moves at once, or a wait for the combat to move by itself."""

@@ -5,6 +5,7 @@ flights; and the invariants of wounds, wound ranks and the Void pool (C-7, Vací
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from tests.randomplay.client import JSON
 from tests.randomplay.common import common_violations
@@ -93,13 +94,15 @@ class L5rPlayer:
         turn = combat.get("turn") or {}
         actor = turn.get("actor")
         if combat.get("phase") == "fighting" and actor in people:
+            in_turn = self.turn_moves(table, combat, actor)
             if not turn.get("stance_declared"):
                 stance = rng.choice(("attack", "attack", "full_attack", "full_defense"))
                 body: JSON = {"type": "l5r.stance", "actor": actor, "stance": stance}
                 if rng.random() < 0.1:
                     body = {"type": "l5r.full_defense", "actor": actor}
                 moves.append(Move(body, weight=3.0))
-            moves += self.turn_moves(table, combat, actor)
+                in_turn = [replace(m, weight=m.weight * 0.15) for m in in_turn]
+            moves += in_turn
         for character in everyone:
             moves.append(Move(void(rng, character, "reduccion_heridas"), weight=0.15))
             moves.append(Move(void(rng, character, "golpe_final"), weight=0.05))
@@ -177,6 +180,12 @@ class L5rPlayer:
         for character, p in combat.get("participants", {}).items():
             problems += [f"{character}: {problem}" for problem in wound_problems(p)]
         return problems
+
+    def carried_over(self, combat: JSON, character: str, status: JSON) -> str | None:
+        """The next combat starts from the Void points this one left (Vacío)."""
+        left = combat["participants"][character].get("void_points")
+        kept = ((status.get("ruleset_status") or {}).get("l5r") or {}).get("void_points")
+        return None if kept == left else f"the combat left Void {left}, states keeps {kept}"
 
     def forbidden(self, combat: JSON, move: Move) -> str | None:
         """The dead and the fled act no more, but for what answers the hit that killed him

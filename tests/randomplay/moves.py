@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from tests.randomplay.client import JSON, Api
@@ -112,6 +112,10 @@ class RulesetPlayer(Protocol):
     def violations(self, table: Table, combat: JSON) -> list[str]:
         """The impossible states this view shows (RULES.md invariants)."""
 
+    def carried_over(self, combat: JSON, character: str, status: JSON) -> str | None:
+        """What is wrong with ``GET /v1/characters/{character}/status`` after the end of
+        ``combat`` (what services/states keeps for the next combat), or ``None``."""
+
     def forbidden(self, combat: JSON, move: Move) -> str | None:
         """Why ``move`` must be refused given ``combat``, an earlier view, when what forbids it
         cannot be undone (a fighter down, dead or gone for good), else ``None``."""
@@ -131,3 +135,17 @@ def bad_body_moves(rng: random.Random, actor: str) -> list[Move]:
         Move(body, illegal=True, weight=1.0),
         Move(kind="raw", raw=rng.choice(RAW_BODIES), illegal=True, weight=0.5),
     ]
+
+
+def preconditions(rng: random.Random, move: Move, version: int) -> tuple[Move, dict[str, str]]:
+    """Now and then an action carries an ``Idempotency-Key`` (then it is sent twice and the
+    second answer must repeat the first) or an ``If-Match``: one with a version the combat
+    has left behind must be refused (409, API.md "Idempotency and concurrency")."""
+    if move.kind != "act" or not isinstance(move.body, dict):
+        return move, {}
+    draw = rng.random()
+    if draw < 0.05:
+        return move, {"Idempotency-Key": f"k-{rng.getrandbits(64):016x}"}
+    if draw < 0.08 and version > 0:
+        return replace(move, illegal=True), {"If-Match": str(version - 1)}
+    return move, {}

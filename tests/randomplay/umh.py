@@ -258,6 +258,9 @@ class UmhPlayer:
                     problems.append(f"{character}: VIT 0 and active after the end")
         return problems
 
+    def carried_over(self, combat: JSON, character: str, status: JSON) -> str | None:
+        return None
+
     def forbidden(self, combat: JSON, move: Move) -> str | None:
         """umh 4.1: a fighter down or fled acts no more (moderator actions aside)."""
         person = combat.get("participants", {}).get(move.actor)

@@ -1,8 +1,9 @@
-"""What every action body shares: identifiers, squares, the actor."""
+"""What every action body shares (identifiers, squares, the actor) and the actions every
+ruleset may accept: pass the turn, flee, a pact, a moderator's annulment."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -15,3 +16,29 @@ class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     actor: CharacterId
+    if TYPE_CHECKING:  # every body declares its own ``type: Literal[...]``
+        type: str
+
+
+class PassTurnAction(_Action):
+    type: Literal["pass_turn"]
+
+
+class FleeAction(_Action):
+    type: Literal["flee"]
+    skill: SkillName | None = None
+
+
+class PactAction(_Action):
+    type: Literal["pact"]
+
+
+class AnnulAction(_Action):
+    """Moderator only: annuls the combat (umh 4.2.4)."""
+
+    type: Literal["annul"]
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+
+
+PLATFORM_ACTIONS = (PassTurnAction, FleeAction, PactAction, AnnulAction)
+PLATFORM_MODERATOR_ONLY = frozenset({"annul"})

@@ -8,12 +8,14 @@ copied into every combat when it starts, so a change never alters a running comb
 from __future__ import annotations
 
 import secrets
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from shared.settings_l5r import L5rSettings
+from shared.rulesets.registry import RULESETS
+
+Block = TypeVar("Block", bound=BaseModel)
 
 
 class TimerSettings(BaseModel):
@@ -54,84 +56,14 @@ class AftermathSettings(BaseModel):
     )
 
 
-class UmhReadings(BaseModel):
-    """The readings of RULES.md 6.1 marked "config": the recommended one is the default."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    lone_fighter_bucket_cap: bool = Field(
-        True, description="A-15: the +2 PA never take the lone fighter past the round's PA"
-    )
-    cooldown_from_next_round: bool = Field(
-        True, description="A-19: a cooldown of n rounds ends at r + n + 1 (false: r + n)"
-    )
-    annul_anticipate_counter: Literal["per_skill", "shared"] = Field(
-        "per_skill", description="A-20: uses counted per skill, or one counter for all"
-    )
-    stat_below_one: Literal["keep", "clamp"] = Field(
-        "keep", description="A-22: a REF / VEL reduced under 1 keeps its value, or becomes 1"
-    )
-    indirect_per_turn: bool = Field(
-        False, description="A-25: indirect damage ticks per general action (false) or per turn"
-    )
-    burn_total_split: bool = Field(
-        False, description="A-28: a fire burn of 10 % per action (false) or 10 % over 3"
-    )
-    sonic_literal: bool = Field(
-        False, description="A-29: the literal reading of a sonic hit past a partial defense"
-    )
-    grid_metric: Literal["chebyshev", "manhattan"] = Field(
-        "chebyshev", description="A-61: a diagonal step is 1 square (chebyshev) or 2"
-    )
-    ambidextrous_four_plus: tuple[float, float] | None = Field(
-        None, description="A-78: multipliers for weapons 4+ tiers apart (none: a moderator)"
-    )
-    unique_weapon_alone: bool = Field(
-        False, description="A-80: reading B (only the unique weapon counts) instead of A"
-    )
-    intrusion_literal: bool = Field(
-        False, description="A-96: every skill with added effects is a mental intrusion"
-    )
-    preparation_ends_when_ready: bool = Field(
-        True, description="A-99: the preparation round ends once everyone is ready"
-    )
-
-
-class UmhSettings(BaseModel):
-    """umh numbers the seed leaves to the community (RULES.md A-16, A-20, section 6.1)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    pa_per_round: int = Field(10, ge=1, le=1000, description="umh 3.1.1 / A-16: PA_MAX")
-    uses_per_combat_annul_anticipate: int = Field(
-        5, ge=0, le=1000, description="umh 2.3.4.1: uses of each annulment / anticipation"
-    )
-    readings: UmhReadings = Field(default_factory=UmhReadings)
-
-
-class CypherSettings(BaseModel):
-    """cypher readings RULES.md 6.2 marks config (seed 001)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    day_boundary_minutes: int = Field(
-        0, ge=0, le=1439, description="cypher B-9: when the day's rests start again (UTC minutes)"
-    )
-    literal_low_light: StrictBool = Field(
-        False, description="cypher B-23: low-light training may beat the light (literal reading)"
-    )
-
-
-class CommunitySettings(BaseModel):
-    """API.md "Settings": per community, defaults from the rules."""
+class PlatformSettings(BaseModel):
+    """The part of API.md "Settings" every ruleset shares; :data:`CommunitySettings` adds one
+    block per registered ruleset under its name (``umh``, ``cypher``, ``l5r``)."""
 
     model_config = ConfigDict(extra="forbid")
 
     timers: TimerSettings = Field(default_factory=TimerSettings)
     aftermath: AftermathSettings = Field(default_factory=AftermathSettings)
-    umh: UmhSettings = Field(default_factory=UmhSettings)
-    l5r: L5rSettings = Field(default_factory=L5rSettings)
-    cypher: CypherSettings = Field(default_factory=CypherSettings)
     timezone: str = "Europe/Madrid"
 
     @field_validator("timezone")
@@ -144,6 +76,32 @@ class CommunitySettings(BaseModel):
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone {value!r}") from exc
         return value
+
+    def ruleset(self, name: str, kind: type[Block]) -> Block:
+        """The block of the ruleset ``name`` (its settings class is ``kind``)."""
+        block = getattr(self, name)
+        if not isinstance(block, kind):
+            raise TypeError(f"the {name} settings are a {type(block).__name__}, not {kind}")
+        return block
+
+
+def _blocks() -> dict[str, Any]:
+    return {
+        ruleset.name: (ruleset.settings, Field(default_factory=ruleset.settings))
+        for ruleset in RULESETS
+    }
+
+
+if TYPE_CHECKING:
+    CommunitySettings = PlatformSettings
+else:
+    CommunitySettings = create_model(
+        "CommunitySettings",
+        __base__=PlatformSettings,
+        __doc__='API.md "Settings": per community, defaults from the rules.',
+        __module__=__name__,
+        **_blocks(),
+    )
 
 
 Environment = Literal["development", "test", "production"]

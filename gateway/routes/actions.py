@@ -17,9 +17,11 @@ from gateway.ids import ActionId, CombatId
 from gateway.routes.characters import load_sheet
 from gateway.routes.combats import reader
 from gateway.views import CombatReader, public_event
-from shared.actions import MODERATOR_ONLY_ACTIONS, Action, FleeAction, JoinAction
+from shared.actions import MODERATOR_ONLY_ACTIONS, Action
+from shared.actions_base import FleeAction
 from shared.messages import CMD_COMBAT_ACT, Envelope
 from shared.payloads import ActOnCombat, StatesCheck
+from shared.rulesets.umh.actions import JoinAction
 
 router = APIRouter(prefix="/v1/combats", tags=["actions"])
 

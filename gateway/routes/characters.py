@@ -12,7 +12,7 @@ from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
 from shared.payloads import CharacterStatus
-from shared.sheets.registry import Sheet
+from shared.sheets import Sheet
 
 router = APIRouter(prefix="/v1/characters", tags=["characters"])
 

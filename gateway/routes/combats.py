@@ -22,6 +22,7 @@ from shared.actions_base import CharacterId, Square
 from shared.messages import CMD_COMBAT_START
 from shared.payloads import Opening, StartCombat, StatesCheck
 from shared.redis_streams import text
+from shared.rulesets.registry import RulesetName
 
 router = APIRouter(prefix="/v1/combats", tags=["combats"])
 
@@ -48,7 +49,7 @@ class StartCombatBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     room: Room
-    ruleset: Literal["umh", "cypher", "l5r"]
+    ruleset: RulesetName
     attacker: CharacterId
     defenders: list[CharacterId] = Field(min_length=1, max_length=8)
     opening: OpeningBody

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from services.states.ruleset import Context
-from services.states.rulesets import ruleset_named
+from services.states.interface import Context
+from services.states.registry import ruleset_named
 from shared.domain import Decision, TimerRequest
 from shared.keys import Keys
 from shared.messages import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.rulesets import ruleset_named, ruleset_of
+from services.turns.registry import ruleset_named, ruleset_of
 from shared.dice import combat as combat_dice
 from shared.domain import Decision, TimerRequest
 from shared.errors import RuleViolation

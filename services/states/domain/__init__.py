@@ -1,0 +1,1 @@
+"""services/states's pure rules, one folder per ruleset (no I/O: see ruff.toml)."""

@@ -1,0 +1,226 @@
+"""Active effects on a combatant: adding, replacing, refusing and ending them (umh 11).
+
+An effect is a JSON-ready dict: the :class:`shared.payloads.EffectView` fields plus
+``skill`` (what caused it) and, for indirect damage, ``armed`` (it ticks from the general
+turn after the one it was inflicted in, 11.3.3 / A-25). Every change comes back with its
+``effect.applied`` / ``effect.expired`` event, built through the payload models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, Final, Literal
+
+from services.resolution.domain.umh.condition import Combatant
+from shared.messages import EFFECT_APPLIED, EFFECT_EXPIRED, Event, derived_id
+from shared.payloads import EffectApplied, EffectExpired, EffectView
+
+Effect = Mapping[str, Any]
+ExpiryReason = Literal["duration", "replaced", "broken", "removed", "fallen"]
+
+CONTROL_BLOCKS: Final[dict[str, tuple[str, ...]]] = {
+    "aturdimiento": ("act",),
+    "desmayo": ("act",),
+    "dormido": ("act",),
+    "petrificacion": ("act",),
+    "paralisis": ("act_unless_telepathic",),
+    "congelacion": ("act_unless_telepathic",),
+}
+"""umh 11.4.1 - 11.4.4: stun, faint, sleep and petrification stop every action; paralysis
+and freezing leave telepathic skills (11.4.2)."""
+
+STATE_BLOCKS: Final[dict[str, tuple[str, ...]]] = {
+    "inmovilizacion": ("move", "evade_with_legs"),
+    "derribo": ("move", "evade_with_legs", "stand_up"),
+    "inhabilitacion_piernas": ("move",),
+    "mudez": ("speech",),
+}
+"""umh 11.5.1, 11.5.2, 11.5.4.2, 11.5.8 (enamoured, 11.5.10, blocks ``attack:<source>``)."""
+
+STATE_KINDS: Final = frozenset({"indirect", "control", "state"})
+"""What counts as "received a state" for the immunity of umh 4.2.1."""
+
+
+def make_effect(
+    kind: str,
+    type_: str,
+    *,
+    key: str,
+    amount: float | None = None,
+    actions: int | None = None,
+    source: str | None = None,
+    skill: str | None = None,
+) -> dict[str, Any]:
+    """A new effect; ``key`` (action, hit, target) makes its id deterministic."""
+    effect: dict[str, Any] = {
+        "effect_id": derived_id("e", key, kind, type_),
+        "kind": kind,
+        "type": type_,
+        "amount": amount,
+        "actions_left": actions,
+        "source": source,
+        "skill": skill,
+    }
+    if kind == "indirect":
+        effect["armed"] = False
+    return effect
+
+
+def view_of(effect: Effect) -> EffectView:
+    """The public form of an effect (API.md ``effects``)."""
+    return EffectView(
+        effect_id=effect["effect_id"],
+        kind=effect["kind"],
+        type=effect["type"],
+        amount=effect.get("amount"),
+        actions_left=effect.get("actions_left"),
+        source=effect.get("source"),
+    )
+
+
+def blocks_of(effect: Effect) -> list[str]:
+    """What the effect forbids its carrier, for services/turns (EffectApplied.blocks)."""
+    if effect["kind"] == "control":
+        return list(CONTROL_BLOCKS.get(effect["type"], ("act",)))
+    if effect["kind"] == "state":
+        if effect["type"] == "enamoramiento" and effect.get("source"):
+            return [f"attack:{effect['source']}"]
+        return list(STATE_BLOCKS.get(effect["type"], ()))
+    return []
+
+
+def applied_event(combat_id: str, character: str, effect: Effect, action_id: str | None) -> Event:
+    payload = EffectApplied(
+        combat_id=combat_id,
+        character=character,
+        effect=view_of(effect),
+        blocks=blocks_of(effect),
+        action_id=action_id,
+        is_state=effect["kind"] in STATE_KINDS,
+    )
+    return Event(EFFECT_APPLIED, payload.model_dump(mode="json"))
+
+
+def expired_event(combat_id: str, character: str, effect: Effect, reason: ExpiryReason) -> Event:
+    payload = EffectExpired(
+        combat_id=combat_id,
+        character=character,
+        effect_id=effect["effect_id"],
+        kind=effect["kind"],
+        type=effect["type"],
+        reason=reason,
+    )
+    return Event(EFFECT_EXPIRED, payload.model_dump(mode="json"))
+
+
+def remove(
+    combatant: Combatant, effect: Effect, reason: ExpiryReason, combat_id: str, who: str
+) -> tuple[Combatant, Event]:
+    """Take ``effect`` off. A crowd control that ends leaves the CC immunity (11.5.16,
+    A-93); a suffocation that ends makes its damage regenerable again (11.3.6)."""
+    kept = tuple(e for e in combatant.effects if e["effect_id"] != effect["effect_id"])
+    changed = replace(combatant, effects=kept)
+    if effect["kind"] == "control":
+        changed = replace(changed, cc_immune=True)
+    if effect["kind"] == "indirect" and effect["type"] == "asfixia":
+        changed = replace(changed, ledger={**changed.ledger, "suffocation": 0})
+    return changed, expired_event(combat_id, who, effect, reason)
+
+
+def _stronger(new: Effect, old: Effect) -> bool:
+    """A-46 / A-47: a higher amount, or a longer duration (None lasts until removed)."""
+    new_amount, old_amount = new.get("amount") or 0, old.get("amount") or 0
+    if new_amount != old_amount:
+        return bool(new_amount > old_amount)
+    new_left, old_left = new.get("actions_left"), old.get("actions_left")
+    if new_left is None or old_left is None:
+        return new_left is None and old_left is not None
+    return bool(new_left > old_left)
+
+
+def refusal(combatant: Combatant, effect: Effect, resist_key: str | None) -> str | None:
+    """Why ``effect`` cannot land on ``combatant`` now, or None.
+
+    Crowd control: one at a time (11.5.18), not during the CC immunity (11.5.16, A-93),
+    not from a skill he resisted until his own turn (11.5.17). Indirect damage and states:
+    one of each type; an equal or weaker one is ignored (11.3.1 - 11.3.2, A-46; 11.5.15,
+    A-47). Boosters and reductions: only the highest of a nature prevails (8.1.1.2.1).
+    """
+    kind, type_ = effect["kind"], effect["type"]
+    if kind == "control":
+        if combatant.has("control"):
+            return "one_control_at_a_time"
+        if combatant.cc_immune:
+            return "control_immunity"
+        if resist_key is not None and resist_key in combatant.resist_immune:
+            return "resisted_before"
+        return None
+    same = combatant.effects_of(kind, type_)
+    if not same:
+        return None
+    if kind in ("regeneration", "shield", "coating"):
+        return None  # umh 8.1.1.2.2: the new one renews and replaces every value
+    return None if _stronger(effect, same[0]) else "weaker_than_active"
+
+
+def add(
+    combatant: Combatant,
+    effect: Effect,
+    *,
+    combat_id: str,
+    who: str,
+    action_id: str | None,
+    resist_key: str | None = None,
+) -> tuple[Combatant, list[Event], str | None]:
+    """Put ``effect`` on ``combatant`` under :func:`refusal`; returns the events and the
+    reason it was refused (None when it landed)."""
+    reason = refusal(combatant, effect, resist_key)
+    if reason is not None:
+        return combatant, [], reason
+    events: list[Event] = []
+    changed = combatant
+    if effect["kind"] != "control":
+        for old in combatant.effects_of(effect["kind"], effect["type"]):
+            changed, event = remove(changed, old, "replaced", combat_id, who)
+            events.append(event)
+    changed = replace(changed, effects=(*changed.effects, dict(effect)))
+    if effect["kind"] == "control":
+        changed = replace(changed, cc_seen=True)
+    events.append(applied_event(combat_id, who, effect, action_id))
+    return changed, events, None
+
+
+def break_states(
+    combatant: Combatant, types: tuple[str, ...], combat_id: str, who: str
+) -> tuple[Combatant, list[Event]]:
+    """End the effects of ``types`` at once (sleep woken 11.4.1.2, petrification and
+    freezing broken by a physical attack 11.4.12 - 11.4.13)."""
+    events: list[Event] = []
+    for effect in list(combatant.effects):
+        if effect["type"] in types:
+            combatant, event = remove(combatant, effect, "broken", combat_id, who)
+            events.append(event)
+    return combatant, events
+
+
+MAINTAINED_KINDS: Final = frozenset({"booster", "reduction", "regeneration", "shield", "coating"})
+"""Effects a player keeps up with his own skills (auras, shields): not indirects or states
+he inflicted, which stay (umh 4.1.5.1)."""
+
+STUNNING: Final = frozenset({"aturdimiento", "desmayo", "dormido"})
+"""umh 11.4.1 - 11.4.1.2: these cancel the non-passive skills the player maintains."""
+
+
+def cancel_maintained(
+    combatant: Combatant, who: str, combat_id: str, reason: ExpiryReason
+) -> tuple[Combatant, list[Event]]:
+    """umh 11.4.1 (stunned: "broken") and 4.1.5 (fallen: "fallen"): the skills he maintains
+    on himself end; the sheet's passives are not effects and stay. Effects he maintains on
+    others are theirs to carry in this slice (a gap: the ruleset does not track them)."""
+    events: list[Event] = []
+    for effect in list(combatant.effects):
+        if effect["kind"] in MAINTAINED_KINDS and effect.get("source") == who:
+            combatant, event = remove(combatant, effect, reason, combat_id, who)
+            events.append(event)
+    return combatant, events

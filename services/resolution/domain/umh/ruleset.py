@@ -1,0 +1,153 @@
+"""The umh ruleset of services/resolution (seed 000): condition and damage of each hit.
+
+The boundary: payloads are validated with the shared models and turned into the domain's
+dataclasses; the domain answers with events whose payloads were built through the models.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.resolution.domain.umh.condition import (
+    CombatCondition,
+    condition_at_start,
+    entering_combatant,
+)
+from services.resolution.domain.umh.effects import view_of
+from services.resolution.domain.umh.hit import Reaction
+from services.resolution.domain.umh.readings import from_settings
+from services.resolution.domain.umh.resolve import ActionRequest, resolve_action
+from services.resolution.domain.umh.ticks import (
+    STAND_UP,
+    general_action,
+    stand_up,
+    turn_ended,
+    turn_started,
+)
+from services.resolution.interface import State
+from shared.domain import Decision
+from shared.messages import (
+    ACTION_DECLARED,
+    COMBATANT_JOINED,
+    RESOLUTION_REQUESTED,
+    TURN_ENDED,
+    TURN_STARTED,
+)
+from shared.payloads import (
+    ActionDeclared,
+    CombatantJoined,
+    ReactionChoice,
+    ResolutionRequested,
+    TurnEnded,
+)
+from shared.rulesets.umh.settings import UmhSettings
+from shared.settings import CommunitySettings
+
+
+def _reaction(choice: ReactionChoice) -> Reaction:
+    return Reaction(
+        skill=choice.skill,
+        resist=choice.resist,
+        timed_out=choice.timed_out,
+        to=choice.to,
+        redirect_to=choice.redirect_to,
+    )
+
+
+def action_request(payload: dict[str, Any]) -> ActionRequest:
+    """Validate ``resolution.requested`` at the boundary and take its domain form."""
+    msg = ResolutionRequested.model_validate(payload)
+    return ActionRequest(
+        action_id=msg.action_id,
+        attacker=msg.attacker,
+        skill=msg.skill,
+        targets=tuple(msg.targets),
+        reactions={target: _reaction(choice) for target, choice in msg.reactions.items()},
+        round=msg.round,
+        hit=msg.hit,
+        hits=msg.hits,
+        squares=tuple(msg.squares),
+        positions=dict(msg.positions),
+        anticipation_answers={
+            who: _reaction(choice) for who, choice in msg.anticipation_answers.items()
+        },
+        interference=msg.interference,
+        weapons=tuple(msg.weapons),
+        movement_left=dict(msg.movement_left),
+        weapon_effects=msg.weapon_effects,
+    )
+
+
+class UmhResolution:
+    """:class:`services.resolution.interface.ResolutionRuleset` for ``umh``."""
+
+    name: str = "umh"
+
+    def on_combat_started(self, payload: dict[str, Any], *, now_ms: int) -> Decision[State]:
+        """umh 1.2.1: every participant enters at full VIT with his sheet's snapshot; the
+        combat keeps its community's readings of RULES.md 6.1 (the settings' snapshot)."""
+        settings = CommunitySettings.model_validate(payload.get("settings") or {})
+        condition = condition_at_start(
+            payload, from_settings(settings.ruleset("umh", UmhSettings).readings)
+        )
+        return Decision(condition.to_dict(), [])
+
+    def on_event(
+        self, state: State, event_type: str, payload: dict[str, Any], *, now_ms: int
+    ) -> Decision[State]:
+        """Route one input; keys the runtime keeps beside the condition (``ended``) stay.
+
+        ``resolution.requested`` resolves a hit once; ``action.declared`` counts a general
+        action (A-26; not reactions, nor interference turns, 2.5.2); ``turn.started`` arms
+        indirect damage (11.3.3); ``turn.ended`` applies regenerations (2.3.6);
+        ``combatant.joined`` adds the joiner at full VIT (1.2.4); a declared *Levantarse*
+        ends a knockdown (11.5.2). Each applies the combat's own readings (its condition's).
+        """
+        condition = CombatCondition.from_dict(state)
+        if event_type == RESOLUTION_REQUESTED:
+            request = action_request(payload)
+            if condition.has_resolved(request.action_id, request.hit):
+                return Decision(None)
+            new, events = resolve_action(condition, request)
+        elif event_type == ACTION_DECLARED:
+            declared = ActionDeclared.model_validate(payload)
+            if declared.skill.casefold() in STAND_UP:
+                new, events = stand_up(condition, declared.attacker)
+            elif not declared.general_action or declared.interference:
+                return Decision(None)
+            else:
+                new, events = general_action(condition)
+        elif event_type == TURN_STARTED:
+            new, events = turn_started(condition, str(payload.get("actor", "")))
+        elif event_type == TURN_ENDED:
+            new, events = turn_ended(condition, TurnEnded.model_validate(payload).actor), []
+        elif event_type == COMBATANT_JOINED:
+            joined = CombatantJoined.model_validate(payload)
+            if joined.character in condition.participants:
+                return Decision(None)
+            combatant = entering_combatant(joined.side, joined.sheet)
+            new, events = condition.updated({joined.character: combatant}), []
+        else:
+            return Decision(None)
+        changed = {**state, **new.to_dict()}
+        if changed == state and not events:
+            return Decision(None)  # nothing to commit: the combat version stays (If-Match)
+        return Decision(changed, events)
+
+    def view(self, state: State) -> dict[str, Any]:
+        """The per-participant part of API.md "Combats": vit, vit_max, effects, shield."""
+        condition = CombatCondition.from_dict(state)
+        participants: dict[str, Any] = {}
+        for cid, c in condition.participants.items():
+            row: dict[str, Any] = {
+                "vit": c.vit,
+                "vit_max": c.vit_max,
+                "effects": [view_of(e).model_dump(mode="json") for e in c.effects],
+            }
+            shield = sum(int(e.get("amount") or 0) for e in c.effects_of("shield"))
+            if shield:
+                row["mental_shield"] = shield
+            if c.cc_immune:
+                row["cc_immune"] = True
+            participants[cid] = row
+        return {"participants": participants}

@@ -1,0 +1,56 @@
+"""What a supplementary skill puts on its targets (umh 8.1.1.2, 7.3, 9.4, 2.3.6, 9.7.1,
+9.2.6, 11.5).
+
+Boosters, reductions and regenerations (a new one of the same kind renews or, when
+stronger, replaces the old one, 8.1.1.2.1 - 8.1.1.2.2), a mental shield, a degradable
+coating, and altered states the user puts on himself or an ally (concealment, 11.5.13).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.resolution.domain.umh.effects import make_effect
+from shared.rulesets.umh.sheet import Skill
+
+
+def support_effects(skill: Skill, key: str, source: str) -> list[dict[str, Any]]:
+    """The effects of ``skill`` on one target, in the sheet's order (shield and coating
+    first). Indirect damage and crowd control are not a supplementary skill's (8.1.1.2)."""
+    common: dict[str, Any] = {"key": key, "source": source, "skill": skill.name}
+    found = []
+    if skill.mental_shield:
+        found.append(make_effect("shield", "escudo_mental", amount=skill.mental_shield, **common))
+    if skill.coating:
+        found.append(make_effect("coating", "recubrimiento", amount=skill.coating, **common))
+    for spec in skill.effects:
+        if spec.kind == "booster":
+            found.append(
+                make_effect(
+                    "booster",
+                    spec.nature.value,
+                    amount=spec.percent,
+                    actions=spec.actions,
+                    **common,
+                )
+            )
+        elif spec.kind == "reduction":
+            nature = str(getattr(spec.nature, "value", spec.nature))
+            found.append(
+                make_effect(
+                    "reduction", nature, amount=spec.percent, actions=spec.actions, **common
+                )
+            )
+        elif spec.kind == "regeneration":
+            found.append(
+                make_effect(
+                    "regeneration",
+                    "regeneracion",
+                    amount=spec.amount,
+                    actions=spec.actions,
+                    **common,
+                )
+            )
+        elif spec.kind == "state":
+            found.append(make_effect("state", spec.type.value, actions=spec.actions, **common))
+    return found

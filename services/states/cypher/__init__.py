@@ -1,7 +1,0 @@
-"""The cypher ruleset of services/states (seed 001)."""
-
-from __future__ import annotations
-
-from services.states.cypher.ruleset import CypherAftermath
-
-__all__ = ["CypherAftermath"]

@@ -1,0 +1,1 @@
+"""The l5r ruleset (seed 004): sheet, actions, errors, settings."""

@@ -1,0 +1,106 @@
+"""The umh action bodies of ``POST /v1/combats/{id}/actions`` (API.md "Actions").
+
+They join :data:`shared.actions.Action` through :mod:`shared.rulesets.registry`; services/turns
+receives them unchanged in a ``combat.act`` command. Character ids and squares follow API.md's
+identifier rules.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StrictBool, StringConstraints
+
+from shared.actions_base import CharacterId, SkillName, Square, _Action
+
+
+class SkillAction(_Action):
+    """Use a skill; offensive skills open one pending reaction per target (umh 2.4.2)."""
+
+    type: Literal["skill"]
+    skill: SkillName
+    targets: list[CharacterId | Square] = Field(default_factory=list, max_length=16)
+    use_number: int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
+    weapons: list[SkillName] = Field(
+        default_factory=list,
+        max_length=2,
+        description="umh 12: the sheet's weapons the skill is used with (two: ambidextrous)",
+    )
+    weapon_effects: SkillName | None = Field(
+        None, description="umh 12.3: with two weapons, the one whose additional effects apply"
+    )
+
+
+class ReactAction(_Action):
+    """Answer a pending reaction: a defensive skill, ``null`` to take it, or RESISTIR."""
+
+    type: Literal["react"]
+    action_id: Annotated[str, StringConstraints(pattern=r"^a_[0-9a-f]{32}$")]
+    skill: SkillName | None = None
+    resist: StrictBool = False
+    use_number: int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
+    to: Square | None = Field(None, description="an evasion's destination square (umh 8.2.1)")
+    redirect_to: CharacterId | None = Field(
+        None, description="a reflection sends the skill to this opponent (umh 8.2.5.2)"
+    )
+
+
+class MoveAction(_Action):
+    type: Literal["move"]
+    to: Square
+
+
+class JoinAction(_Action):
+    """Enter a running combat (umh 1.2.4); an entry skill instead of IRRUMPIR cannot be vetoed."""
+
+    type: Literal["join"]
+    side: Literal["attackers", "defenders"]
+    via: Literal["irrumpir", "llamada_de_auxilio"]
+    skill: SkillName | None = Field(None, description="an entry skill (umh 1.2.4.1)")
+    square: Square | None = Field(
+        None, description="where he enters, in a combat played on a grid (a free square)"
+    )
+
+
+class VetoJoinAction(_Action):
+    type: Literal["veto_join"]
+    joiner: CharacterId
+
+
+class EquipAction(_Action):
+    type: Literal["equip"]
+    item: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+
+
+class DisconnectAction(_Action):
+    type: Literal["disconnect"]
+
+
+class ReconnectAction(_Action):
+    type: Literal["reconnect"]
+
+
+class StandUpAction(_Action):
+    """*Levantarse*: ends a knockdown (umh 11.5.2)."""
+
+    type: Literal["stand_up"]
+
+
+class ReadyAction(_Action):
+    """Ready to end the preparation round early (umh 1.3.1, reading A-99, a setting)."""
+
+    type: Literal["ready"]
+
+
+UMH_ACTIONS = (
+    SkillAction,
+    ReactAction,
+    MoveAction,
+    JoinAction,
+    VetoJoinAction,
+    EquipAction,
+    DisconnectAction,
+    ReconnectAction,
+    StandUpAction,
+    ReadyAction,
+)

@@ -1,1 +1,0 @@
-"""Character sheets per ruleset, validated at the gateway and snapshotted into combats."""

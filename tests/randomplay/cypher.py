@@ -9,7 +9,7 @@ import random
 
 from tests.randomplay.client import JSON
 from tests.randomplay.common import common_violations
-from tests.randomplay.moves import Move, Table, bad_body_moves
+from tests.randomplay.moves import Move, Table, bad_body_moves, second_start
 
 STATS = ("might", "speed", "intellect")
 TRACK = ("unhurt", "impaired", "debilitated", "dead")
@@ -114,6 +114,7 @@ class CypherPlayer:
             if pc:
                 moves.append(self.rest(table, character, weight=0.3 if character in people else 1))
         moves += self.illegal(table, combat)
+        moves += second_start(table, combat, "condition", {"kind": "challenge"})
         return moves
 
     def turn_moves(self, table: Table, combat: JSON, actor: str) -> list[Move]:

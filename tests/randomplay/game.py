@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 
 from tests.randomplay.client import JSON, Api, Reply
+from tests.randomplay.common import LASTING, LASTING_SECONDS
 from tests.randomplay.findings import Findings
 from tests.randomplay.logcheck import brief, check_log
 from tests.randomplay.moves import Move, RulesetPlayer, Table, pick, preconditions
@@ -53,6 +54,7 @@ class Game:
         self.view: JSON = {}
         self.version = -1
         self.progress = ""
+        self.lasting: dict[str, float] = {}
         self.moved_at = time.monotonic()
         self.annulled_at: float | None = None
 
@@ -75,8 +77,17 @@ class Game:
         if progress != self.progress:
             self.progress, self.moved_at = progress, time.monotonic()
         self.view = view
+        now = time.monotonic()
+        seen = self.lasting
+        self.lasting = {}
         for problem in self.player.violations(self.table, view):
-            self.findings.add("impossible-state", self.where, problem, self.compact(view))
+            if not problem.startswith(LASTING):
+                self.findings.add("impossible-state", self.where, problem, self.compact(view))
+                continue
+            self.lasting[problem] = first = seen.get(problem, now)
+            if now - first >= LASTING_SECONDS and first != -1.0:
+                self.findings.add("impossible-state", self.where, problem, self.compact(view))
+                self.lasting[problem] = -1.0  # reported once
 
     def compact(self, view: JSON) -> JSON:
         keep = ("phase", "round", "version", "turn", "pending_reactions", "result")
@@ -104,6 +115,9 @@ class Game:
         if move.kind == "idle":
             await self.idle()
             return None
+        if move.kind == "start":
+            await self.second_start(move)
+            return None
         if move.kind == "command":
             assert move.character is not None
             reply = await self.api.command(key, move.character, move.body, self.where)
@@ -128,6 +142,23 @@ class Game:
         if reply.ok and isinstance(reply.body, dict) and isinstance(reply.body.get("combat"), dict):
             self.observe(reply.body["combat"])
         return reply
+
+    async def second_start(self, move: Move) -> None:
+        """A fighter of this combat is challenged into another one: refused while this one
+        runs (``already_in_combat``); one that slipped through is annulled again."""
+        reply = await self.api.start(self.table.key, move.body, self.where)
+        self.findings.count(f"{self.table.ruleset} second start {reply.status} {reply.code or ''}")
+        self.findings.trace(self.where, f"start {move.body} -> {reply.status} {reply.code}")
+        if reply.status != 201:
+            return
+        now = await self.read()
+        if now is not None and now.get("phase") != "ended":
+            self.findings.add(
+                "accepted-illegal", self.where, "a fighter started a second combat", move.body
+            )
+        other = str(reply.body["id"])
+        body = {"type": "annul", "actor": move.body["attacker"], "reason": "random play"}
+        await self.api.act(self.table.key, other, body, self.where)
 
     async def replayed(self, move: Move, key: str, headers: dict[str, str], first: Reply) -> None:
         """The same request with the same ``Idempotency-Key`` gets the first answer again."""
@@ -253,7 +284,7 @@ class Game:
         if not moves:
             await self.idle()
             return
-        count = 1 if rng.random() < 0.75 else rng.choice((2, 3))
+        count = 1 if rng.random() < 0.7 else rng.choice((2, 3, 4))
         chosen = [pick(rng, moves) for _ in range(count)]
         if any(m.kind == "idle" for m in chosen):
             chosen = [next(m for m in chosen if m.kind == "idle")]

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from tests.randomplay.client import JSON
 from tests.randomplay.common import common_violations
-from tests.randomplay.moves import Move, Table, bad_body_moves
+from tests.randomplay.moves import Move, Table, bad_body_moves, second_start
 
 RANKS = ("healthy", "nicked", "grazed", "hurt", "injured", "crippled", "down", "out")
 GONE = frozenset({"dead", "fled"})
@@ -69,7 +69,8 @@ class L5rPlayer:
         rng = table.rng
         attacker = table.name("ana")
         defenders = [table.name("bruno") for _ in range(rng.choice((1, 1, 2)))]
-        for character in (attacker, *defenders):
+        table.spare = [table.name("carla")]
+        for character in (attacker, *defenders, *table.spare):
             table.roster[character] = sheet(rng, character[:20])
             await table.api.put_character(table.key, character, table.roster[character])
         return {
@@ -119,6 +120,7 @@ class L5rPlayer:
             }
             moves.append(Move(grant, weight=0.1))
         moves += self.illegal(table, combat)
+        moves += second_start(table, combat, "status", {"kind": "challenge"})
         return moves
 
     def turn_moves(self, table: Table, combat: JSON, actor: str) -> list[Move]:

@@ -35,7 +35,8 @@ class Move:
 
     ``illegal``: it must be refused (a 2xx is a finding). ``kind``: ``act`` (an action of the
     combat), ``raw`` (``raw`` bytes as an action), ``command`` (``POST
-    /v1/characters/{character}/commands``) or ``idle`` (wait for the combat to move).
+    /v1/characters/{character}/commands``), ``start`` (another combat, ``body`` its start)
+    or ``idle`` (wait for the combat to move).
     ``frontend``: sent with a frontend key (moderator-only actions must be refused).
     """
 
@@ -149,3 +150,21 @@ def preconditions(rng: random.Random, move: Move, version: int) -> tuple[Move, d
     if draw < 0.08 and version > 0:
         return replace(move, illegal=True), {"If-Match": str(version - 1)}
     return move, {}
+
+
+def second_start(table: Table, combat: JSON, status_key: str, opening: JSON) -> list[Move]:
+    """A fighter still in this combat starts another one against a spare character: it
+    must be refused (a character fights one combat at a time)."""
+    people = combat.get("participants", {})
+    busy = [c for c, p in people.items() if p.get(status_key) == "active"]
+    free = [c for c in table.spare if c not in people]
+    if combat.get("phase") == "ended" or not busy or not free:
+        return []
+    body = {
+        "room": table.name("room"),
+        "ruleset": table.ruleset,
+        "attacker": table.rng.choice(busy),
+        "defenders": [table.rng.choice(free)],
+        "opening": opening,
+    }
+    return [Move(body, illegal=True, kind="start", weight=0.05)]

@@ -9,7 +9,7 @@ import secrets
 from tests.randomplay import umh_sheets
 from tests.randomplay.client import JSON
 from tests.randomplay.common import common_violations
-from tests.randomplay.moves import Move, Table, bad_body_moves
+from tests.randomplay.moves import Move, Table, bad_body_moves, second_start
 
 FALLEN = frozenset({"down", "fled"})
 REACHING = ("anticipation", "annulment", "reflection")
@@ -78,6 +78,10 @@ class UmhPlayer:
         if phase == "fighting" and actor in people:
             moves += self.own_turn(table, combat, actor)
         for character, person in people.items():
+            for skill in table.roster.get(character, {}).get("skills", []):
+                if skill.get("out_of_turn") and character != actor:
+                    body = {"type": "skill", "actor": character, "skill": skill["name"]}
+                    moves.append(Move(body | {"targets": []}, weight=0.2))
             if person.get("status") == "disconnected":
                 moves.append(Move({"type": "reconnect", "actor": character}, weight=1.5))
             elif rng.random() < 0.05:
@@ -85,6 +89,7 @@ class UmhPlayer:
             moves.append(Move({"type": "pact", "actor": character}, weight=0.15))
         moves += self.joins(table, combat)
         moves += self.illegal(table, combat)
+        moves += second_start(table, combat, "status", {"kind": "challenge"})
         return moves
 
     def reactions(self, table: Table, combat: JSON, window: JSON, weight: float) -> list[Move]:
@@ -149,6 +154,11 @@ class UmhPlayer:
         moves = [Move({"type": "pass_turn", "actor": actor}, weight=1.0)]
         for skill in table.roster.get(actor, {}).get("skills", []):
             body: JSON = {"type": "skill", "actor": actor, "skill": skill["name"]}
+            arms = [w["name"] for w in table.roster[actor].get("weapons", [])]
+            if arms and rng.random() < 0.5:
+                body["weapons"] = rng.sample(arms, rng.randint(1, len(arms)))
+                if rng.random() < 0.3:
+                    body["weapon_effects"] = rng.choice(arms)
             if skill["type"] == "offensive" and foes:
                 if "area" in skill and square_of(combat, actor) is not None:
                     square = square_of(combat, rng.choice(foes)) or [1, 0]

@@ -165,6 +165,38 @@ def special(rng: random.Random, name: str) -> JSON | None:
     return skill
 
 
+def weapons(rng: random.Random) -> list[JSON]:
+    """umh 12: one or two weapons of a class (a unique one with its own effect)."""
+    found: list[JSON] = []
+    for index in range(rng.randint(1, 2)):
+        weapon: JSON = {
+            "name": f"Arma{index}",
+            "tier": rng.randint(1, 4),
+            "arma": rng.randint(10, 100),
+            "class": rng.choice(("short", "medium", "long", "firearm")),
+        }
+        if rng.random() < 0.2:
+            weapon.update(unique=True, effects=[effect(rng)])
+        found.append(weapon)
+    return found
+
+
+def extra(rng: random.Random, name: str) -> JSON | None:
+    """A skill usable out of turn, one that sets a height, or one granting interference."""
+    kind = rng.choice(("out_of_turn", "height", "interference", None, None))
+    if kind is None:
+        return None
+    skill: JSON = {"name": name, "tier": 1, "pa": 1, "type": "supplementary"}
+    skill["natures"] = ["fisica"]
+    if kind == "out_of_turn":
+        skill["out_of_turn"] = True
+    elif kind == "height":
+        skill["sets_position"] = rng.choice(("alzada", "voladora", "suelo"))
+    else:
+        skill.update(grants_interference="predetermined", interference_skill="Ataque0")
+    return skill
+
+
 def sheet(rng: random.Random, name: str) -> JSON:
     vit = rng.randint(250, 900)
     skills: list[JSON] = [offensive(rng, f"Ataque{i}", vit) for i in range(rng.randint(1, 3))]
@@ -172,9 +204,9 @@ def sheet(rng: random.Random, name: str) -> JSON:
     skills += [defensive(rng, f"Defensa-{kind}", kind) for kind in kinds]
     if rng.random() < 0.7:
         skills.append(supplementary(rng, "Apoyo"))
-    extra = special(rng, "Especial")
-    if extra is not None:
-        skills.append(extra)
+    for more in (special(rng, "Especial"), extra(rng, "Extra")):
+        if more is not None:
+            skills.append(more)
     body: JSON = {
         "name": name,
         "ruleset": "umh",
@@ -198,4 +230,6 @@ def sheet(rng: random.Random, name: str) -> JSON:
         body["traits"] = rng.sample(["ambidextrous", "fireproof", "insulated", "wings"], 1)
     if rng.random() < 0.15:
         body["regeneration"] = rng.randint(5, 30)
+    if rng.random() < 0.3:
+        body["weapons"] = weapons(rng)
     return body

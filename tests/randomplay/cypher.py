@@ -204,6 +204,8 @@ class CypherPlayer:
         if person.get("kind") != "pc":
             return None
         kept = (status.get("ruleset_status") or {}).get("cypher") or {}
+        if int(kept.get("rests_today") or 0) != int(person.get("rests_taken") or 0):
+            return None  # a rest sent as the combat ended was taken after it: pools moved
         left = {"pools": person.get("pools"), "special_steps": person.get("special_steps")}
         shown = {"pools": kept.get("pools"), "special_steps": kept.get("special_steps")}
         return None if shown == left else f"the combat left {left}, states keeps {shown}"

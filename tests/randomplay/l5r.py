@@ -62,7 +62,7 @@ class L5rPlayer:
 
     def settings(self, rng: random.Random) -> JSON:
         return {
-            "timers": {"turn_seconds": rng.randint(1, 3), "preparation_seconds": rng.randint(1, 2)}
+            "timers": {"turn_seconds": rng.randint(2, 4), "preparation_seconds": rng.randint(1, 2)}
         }
 
     async def setup(self, table: Table) -> JSON:

@@ -58,7 +58,7 @@ class L5rAftermath:
             record["void_max"] = void_max
             record["void_points"] = min(int(record["void_points"]), void_max)
             record["in_combat"] = payload.get("combat_id")
-            return Decision(record)
+            return Decision(record, [], self.armed_timers(record))  # W15: its clock moved
         if event_type == COMBAT_ENDED:
             mine = (payload.get("l5r") or {}).get(character)
             record = _record(state, character)

@@ -60,15 +60,30 @@ async def main() -> int:
 async def with_own_suite(plan: Plan, keep_logs: bool) -> Findings:
     from tests.e2e.referee import start_suite, stop_suite
     from tests.support.infra import resolve_url
+    from tests.support.suite import PROCESSES
 
     logs = Path(tempfile.mkdtemp(prefix="randomplay-"))
     suite = await start_suite(resolve_url("rabbitmq"), resolve_url("redis"), logs)
     try:
-        return await run(suite.base_url, suite.admin_token, plan)
+        findings = await run(suite.base_url, suite.admin_token, plan)
+        for name in PROCESSES:
+            for line in warnings_in(suite.tail(name, lines=1_000_000)):
+                findings.add("service-log", name, line, None)
+        return findings
     finally:
         await stop_suite(suite)
         if keep_logs:
             print(f"logs: {logs / suite.namespace}")
+
+
+def warnings_in(log: str) -> list[str]:
+    """The warnings and errors a service logged (a healthy run logs none), one per kind."""
+    seen: dict[str, str] = {}
+    for line in log.splitlines():
+        level = line.split("]", 1)[0]
+        if "warning" in level or "error" in level or "Traceback" in line:
+            seen.setdefault(line[28:90], line[:300])
+    return list(seen.values())
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ KINDS = (
     "log",
     "aftermath",
     "idempotency",
+    "service-log",
     "player",
 )
 

@@ -1,11 +1,12 @@
 """One combat played by random players, from its start to its end, checked at every step.
 
-The loop reads the combat, checks its invariants, and either sends one to three moves at
+The loop reads the combat, checks its invariants, and either sends one to four moves at
 once (legal and illegal, chosen by the ruleset's player with the combat's own seeded
 generator) or waits for the combat to move by itself (its timers). It fails (a finding) on
-a combat that stops moving before its end: no new version and no new event for well past
-its longest timer. A combat past its cap of rounds or time is annulled by the moderator and
-must then end.
+a combat that stops moving before its end: its turn does not progress (see
+:func:`progress_key`) for well past its longest timer. A combat past its cap of rounds or
+time is annulled by the moderator and must then end; then what services/states keeps is
+checked.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class Game:
         self.version = -1
         self.progress = ""
         self.lasting: dict[str, float] = {}
+        self.reported: set[str] = set()
         self.moved_at = time.monotonic()
         self.annulled_at: float | None = None
 
@@ -68,7 +70,7 @@ class Game:
         return view
 
     def observe(self, view: JSON) -> None:
-        """A newer view: invariants, progress, who has fallen for good."""
+        """A newer view: its progress and its invariants (each problem reported once)."""
         version = int(view.get("version", 0))
         if version < self.version:
             return  # an older answer that arrived late
@@ -81,13 +83,13 @@ class Game:
         seen = self.lasting
         self.lasting = {}
         for problem in self.player.violations(self.table, view):
-            if not problem.startswith(LASTING):
+            if problem.startswith(LASTING):
+                self.lasting[problem] = first = seen.get(problem, now)
+                if now - first < LASTING_SECONDS:
+                    continue
+            if problem not in self.reported:
+                self.reported.add(problem)
                 self.findings.add("impossible-state", self.where, problem, self.compact(view))
-                continue
-            self.lasting[problem] = first = seen.get(problem, now)
-            if now - first >= LASTING_SECONDS and first != -1.0:
-                self.findings.add("impossible-state", self.where, problem, self.compact(view))
-                self.lasting[problem] = -1.0  # reported once
 
     def compact(self, view: JSON) -> JSON:
         keep = ("phase", "round", "version", "turn", "pending_reactions", "result")

@@ -38,6 +38,18 @@ def end_if_a_side_is_beaten(
     return True
 
 
+def end_if_agreed(state: CombatState, out: Outcome, now_ms: int) -> bool:
+    """umh 4.1.1.3: once every active member of both sides offered the pact, the combat ends
+    with no winner; a hit already being resolved comes first (2.1.3), whose
+    ``action.resolved`` checks again. True when it ended."""
+    everyone = state.active_members("attackers") + state.active_members("defenders")
+    agreed = bool(state.pact_offers) and all(c in state.pact_offers for c in everyone)
+    if not agreed or state.resolving() or state.phase == PHASE_ENDED:
+        return False
+    end_combat(state, out, now_ms, None, "pact")
+    return True
+
+
 def ended_participant(state: CombatState, character: str) -> CombatEndedParticipant:
     """A participant as services/states needs him (umh 4.1.4, 4.3.4, 4.4.4, 4.4.5)."""
     p = state.participants[character]

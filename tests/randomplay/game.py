@@ -62,6 +62,8 @@ class Game:
 
     # --- reading ------------------------------------------------------------------------------
     async def read(self) -> JSON | None:
+        if self.table.rng.random() < 0.03:  # what players see must never fail either
+            await self.api.combat(self.table.key, f"{self.combat_id}?view=player", self.where)
         reply = await self.api.combat(self.table.key, self.combat_id, self.where)
         if reply.status != 200:
             return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from shared.dice.__main__ import verify
 from tests.randomplay.client import JSON
 
 
@@ -43,6 +44,30 @@ def check_log(events: list[JSON]) -> list[str]:
                 f"the combat went on after combat.ended: {moving[:5]}; "
                 f"around the end: {[brief(e) for e in events[max(0, at - 8) : at + 4]]}"
             )
+    return problems + dice_problems(events)
+
+
+def dice_problems(events: list[JSON]) -> list[str]:
+    """Rulesets that roll: every roll recomputes from the seed revealed at the end (what
+    ``python -m shared.dice verify`` checks), and no two rolls share a draw of a stream."""
+    started = next((e for e in events if e["type"] == "combat.started"), None)
+    if started is None or "dice_commitment" not in started.get("data", {}):
+        return []
+    ok, lines = verify(events)
+    problems = [] if ok else [f"dice: {[line for line in lines if line.startswith('BAD')][:3]}"]
+    taken: dict[str, set[int]] = {}
+    for event in events:
+        if event["type"] != "dice.rolled":
+            continue
+        record = event["data"]
+        first, count = int(record.get("first_draw") or 0), int(record.get("draws") or 0)
+        draws = set(range(first, first + count))
+        stream = taken.setdefault(str(record.get("stream")), set())
+        if stream & draws:
+            problems.append(
+                f"dice: draws {sorted(stream & draws)[:3]} of {record.get('stream')} twice"
+            )
+        stream |= draws
     return problems
 
 

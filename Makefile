@@ -1,6 +1,7 @@
 # Combat referee: one virtual environment, one Procfile, the usual targets.
 #   make run     start the gateway and the three services in the foreground (Ctrl-C stops all)
-#   make test    unit + integration + e2e tests (RabbitMQ and Redis on loopback)
+#   make test      unit, chain, integration and e2e tests, without the slow ones (minutes)
+#   make test-all  every test, the slow ones too (chaos quick run, long property runs, schemathesis)
 #   make lint    ruff (lint + format check) and mypy strict
 #   make help    every target
 
@@ -17,10 +18,11 @@ STAMP := $(VENV)/.installed
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # Only the test folders that exist: git keeps no empty folder, so a fresh clone may lack one.
-TEST_DIRS := $(wildcard tests/unit tests/integration tests/e2e tests/chaos)
+TEST_DIRS := $(wildcard tests/unit tests/chain tests/integration tests/e2e tests/chaos)
 TYPED_DIRS := shared services gateway bench tests
 
-.PHONY: help venv install env-file check-deps run test test-unit test-integration test-e2e \
+.PHONY: help venv install env-file check-deps run test test-all test-unit test-chain \
+	test-integration test-e2e \
 	lint format bench chaos clean
 
 help: ## list the targets
@@ -55,8 +57,10 @@ check-deps: ## check that RabbitMQ (with the consistent-hash plugin) and Redis a
 	@$(PYTHON) deploy/check_deps.py
 
 # --- running -------------------------------------------------------------------------------
-# honcho merges the four logs and stops every process on Ctrl-C; it also loads .env. The venv
-# comes first in PATH so that each Procfile line's `python` is the venv's.
+# honcho merges the four logs and stops every process on Ctrl-C; it also loads .env. It also
+# stops them all when one exits, so each Procfile line runs under deploy/respawn.py, which
+# restarts its process with a backoff. The venv comes first in PATH so that each Procfile
+# line's `python` is the venv's.
 run: venv env-file check-deps ## run the gateway and the three services in the foreground
 	exec env PATH="$(CURDIR)/$(BIN):$$PATH" VIRTUAL_ENV="$(CURDIR)/$(VENV)" \
 		$(BIN)/honcho start -f Procfile
@@ -68,11 +72,19 @@ chaos: venv ## every fault scenario on a private RabbitMQ and Redis (python -m t
 	$(BIN)/python -m tests.chaos --out tests/chaos/out/latest.json
 
 # --- tests ---------------------------------------------------------------------------------
-test: venv ## every test: unit, integration and e2e
+# Tests marked `slow` (the chaos quick run, the long stateful property run, schemathesis) run
+# only in test-all, which CI runs (.ci/run).
+test: venv ## unit, chain, integration and e2e tests, the slow ones deselected
+	$(BIN)/pytest -m "not slow" $(TEST_DIRS)
+
+test-all: venv ## every test, the slow ones too (what CI runs)
 	$(BIN)/pytest $(TEST_DIRS)
 
 test-unit: venv ## unit tests only (no network)
 	$(BIN)/pytest tests/unit
+
+test-chain: venv ## whole message chains of the three services in one process (no network)
+	$(BIN)/pytest tests/chain
 
 test-integration: venv ## integration tests (real RabbitMQ and Redis)
 	$(BIN)/pytest tests/integration

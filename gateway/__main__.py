@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import uvicorn
 
 from gateway.app import create_app
@@ -17,6 +19,9 @@ def main() -> None:
         log_level=settings.log_level.lower(),
         access_log=False,
         lifespan="on",
+        # Open event streams never end by themselves: past the time a request may wait for
+        # its outcome, uvicorn cuts what is still open, so a stop never hangs on a viewer.
+        timeout_graceful_shutdown=math.ceil(settings.referee_request_timeout) + 2,
     )
 
 

@@ -20,6 +20,7 @@ from redis.asyncio import Redis
 
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from gateway.throttle import client_address
 from shared.keys import Keys
 
 Scope = Literal["frontend", "moderator"]
@@ -56,16 +57,21 @@ async def current_principal(
     request: Request, gw: Annotated[Gateway, Depends(gateway)]
 ) -> Principal:
     token = _bearer(request)
-    if token is None or len(token) > 256:
-        raise ApiError("unauthorized", headers={"WWW-Authenticate": "Bearer"})
+    if token is None:
+        raise _unauthorized()
+    address = client_address(request)
     digest = hash_key(token)
-    raw = await gw.redis.hget(gw.keys.api_keys(), digest)
-    if raw is None:
-        raise ApiError("unauthorized", headers={"WWW-Authenticate": "Bearer"})
-    record = json.loads(raw)
-    stored = str(record.get("hash", digest))
-    if not hmac.compare_digest(stored.encode(), digest.encode()):
-        raise ApiError("unauthorized", headers={"WWW-Authenticate": "Bearer"})
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        gw.auth_throttle.queue_peek(pipe, address)
+        pipe.hget(gw.keys.api_keys(), digest)
+        failures, raw = await pipe.execute()
+    gw.auth_throttle.raise_if_blocked(failures)
+    record = None if raw is None or len(token) > 256 else json.loads(raw)
+    if record is None or not hmac.compare_digest(
+        str(record.get("hash", digest)).encode(), digest.encode()
+    ):
+        await gw.auth_throttle.failed(address)
+        raise _unauthorized()
     principal = Principal(record["community_id"], record["key_id"], record["scope"])
     wait = await gw.limiter.take(gw.keys.rate_bucket(principal.key_id))
     if wait is not None:
@@ -85,9 +91,18 @@ async def moderator(principal: Annotated[Principal, Depends(current_principal)])
 
 
 async def admin(request: Request, gw: Annotated[Gateway, Depends(gateway)]) -> None:
-    token = _bearer(request) or ""
+    token = _bearer(request)
+    if token is None:
+        raise _unauthorized()
+    address = client_address(request)
+    await gw.auth_throttle.check(address)
     if not hmac.compare_digest(token.encode(), gw.settings.referee_admin_token.encode()):
-        raise ApiError("unauthorized", headers={"WWW-Authenticate": "Bearer"})
+        await gw.auth_throttle.failed(address)
+        raise _unauthorized()
+
+
+def _unauthorized() -> ApiError:
+    return ApiError("unauthorized", headers={"WWW-Authenticate": "Bearer"})
 
 
 # --- records ------------------------------------------------------------------------------

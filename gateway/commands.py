@@ -1,10 +1,10 @@
-"""Send a command to a service and wait (bounded) for the outcome of its chain.
+"""The gateway's one send-and-wait: a command to its service, then the outcome of its chain.
 
 Each gateway instance has an exclusive reply queue. A command carries its name in
-``reply_to``; every service copies it onto the events its handling produces, and the outbox
-relay also sends those events to this queue. The first event marked ``final`` (or a
-``command.rejected``) completes the wait; on timeout the caller answers 202 and the client
-polls.
+``reply_to``; every service copies it onto the messages its handling produces, and the outbox
+relay also sends a commit's public events to this queue (``reply.batch``). The first event
+marked ``final`` (or a ``command.rejected``) completes the wait; on timeout the caller
+answers 202 and the client polls.
 """
 
 from __future__ import annotations
@@ -12,24 +12,71 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from aio_pika.abc import AbstractIncomingMessage, AbstractQueue
 from pydantic import ValidationError
 
+from gateway.metrics import COMMAND_SECONDS
 from shared.bus import Bus
 from shared.logging import get_logger
-from shared.messages import COMMAND_REJECTED, REPLY_BATCH, Envelope
+from shared.messages import COMMAND_OWNER, COMMAND_REJECTED, REPLY_BATCH, Envelope, envelope
 
 log = get_logger(__name__)
 
 
 @dataclass
 class Outcome:
+    """What the chain of one command produced so far."""
+
     events: list[Envelope] = field(default_factory=list)
     rejected: Envelope | None = None
     complete: bool = False
+
+    def take(self, env: Envelope) -> bool:
+        """Take one message of the chain (repeats are dropped); True once complete."""
+        if env.type == COMMAND_REJECTED:
+            self.rejected = env
+            self.complete = True
+            return True
+        if all(e.message_id != env.message_id for e in self.events):
+            self.events.append(env)
+        if env.final:
+            self.complete = True
+        return self.complete
+
+    @property
+    def status(self) -> str:
+        return "rejected" if self.rejected else ("completed" if self.complete else "pending")
+
+
+def read_reply(type_: str | None, body: bytes) -> list[Envelope]:
+    """The messages of one reply: a commit's batch of events, or a single envelope.
+
+    Raises ``ValueError`` (or pydantic's ``ValidationError``) on a malformed reply.
+    """
+    if type_ == REPLY_BATCH:
+        return [Envelope.model_validate(e) for e in json.loads(body)]
+    return [Envelope.from_json(body)]
+
+
+class Sender(Protocol):
+    """The send-and-wait (:class:`CommandClient`, or the in-memory chain of the tests)."""
+
+    async def send(
+        self,
+        type_: str,
+        payload: dict[str, Any],
+        *,
+        tenant: str,
+        room: str,
+        combat_id: str | None,
+        correlation_id: str,
+        message_id: str,
+    ) -> Outcome: ...
 
 
 @dataclass
@@ -39,8 +86,9 @@ class _Waiter:
 
 
 class CommandClient:
-    def __init__(self, bus: Bus) -> None:
+    def __init__(self, bus: Bus, *, wait_seconds: float) -> None:
         self._bus = bus
+        self._wait_seconds = wait_seconds
         self.instance = uuid.uuid4().hex[:12]
         self.reply_queue = bus.names.gateway_replies(self.instance)
         self._waiters: dict[str, _Waiter] = {}
@@ -55,45 +103,53 @@ class CommandClient:
 
     async def _on_reply(self, message: AbstractIncomingMessage) -> None:
         try:
-            if message.type == REPLY_BATCH:
-                envelopes = [Envelope.model_validate(e) for e in json.loads(message.body)]
-            else:
-                envelopes = [Envelope.from_json(message.body)]
+            envelopes = read_reply(message.type, message.body)
         except (ValidationError, ValueError):
             return
         for env in envelopes:
-            self._take(env)
+            waiter = self._waiters.get(env.correlation_id)
+            if waiter is not None and waiter.outcome.take(env):
+                waiter.done.set()
 
-    def _take(self, env: Envelope) -> None:
-        waiter = self._waiters.get(env.correlation_id)
-        if waiter is None:
-            return
-        if env.type == COMMAND_REJECTED:
-            waiter.outcome.rejected = env
-            waiter.outcome.complete = True
-            waiter.done.set()
-            return
-        if all(e.message_id != env.message_id for e in waiter.outcome.events):
-            waiter.outcome.events.append(env)
-        if env.final:
-            waiter.outcome.complete = True
-            waiter.done.set()
+    async def send(
+        self,
+        type_: str,
+        payload: dict[str, Any],
+        *,
+        tenant: str,
+        room: str,
+        combat_id: str | None,
+        correlation_id: str,
+        message_id: str,
+    ) -> Outcome:
+        """Publish a command to the service that owns ``type_`` and wait for its outcome.
 
-    async def send(self, service: str, env: Envelope, *, wait_seconds: float) -> Outcome:
-        """Publish ``env`` to ``service`` and wait up to ``wait_seconds`` for its outcome.
-
-        Raises :class:`shared.bus.BusUnavailableError` if the broker did not take the command.
+        The wait is bounded by the request timeout (``REFEREE_REQUEST_TIMEOUT``): an outcome
+        not ``complete`` by then is answered 202. Raises
+        :class:`shared.bus.BusUnavailableError` if the broker did not take the command.
         """
-        env = env.model_copy(update={"reply_to": self.reply_queue})
+        env = envelope(
+            type_,
+            payload,
+            message_id=message_id,
+            correlation_id=correlation_id,
+            combat_id=combat_id,
+            room=room,
+            tenant=tenant,
+            reply_to=self.reply_queue,
+        )
         waiter = _Waiter()
-        self._waiters[env.correlation_id] = waiter
+        self._waiters[correlation_id] = waiter
+        started = time.perf_counter()
         try:
-            await self._bus.send_command(service, env)
+            await self._bus.send_command(COMMAND_OWNER[type_], env)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiter.done.wait(), wait_seconds)
-            return waiter.outcome
+                await asyncio.wait_for(waiter.done.wait(), self._wait_seconds)
+            outcome = waiter.outcome
+            COMMAND_SECONDS.labels(type_, outcome.status).observe(time.perf_counter() - started)
+            return outcome
         finally:
-            self._waiters.pop(env.correlation_id, None)
+            self._waiters.pop(correlation_id, None)
 
     @property
     def pending(self) -> int:

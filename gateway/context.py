@@ -9,8 +9,10 @@ from fastapi import Request
 from redis.asyncio import Redis
 
 from gateway.commands import CommandClient
+from gateway.fanout import EventHub
 from gateway.ratelimit import RateLimiter
 from gateway.recorder import Recorder
+from gateway.throttle import AuthThrottle
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.settings import GatewaySettings
@@ -25,6 +27,8 @@ class Gateway:
     client: CommandClient
     recorder: Recorder
     limiter: RateLimiter
+    auth_throttle: AuthThrottle
+    hub: EventHub
     ready_cache: dict[str, Any] = field(default_factory=dict)
 
 

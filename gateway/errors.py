@@ -42,6 +42,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     403: _documented("a frontend key on a moderator-only call"),
     404: _documented("unknown id (or another community's)"),
     409: _documented("If-Match differs, or the same Idempotency-Key is still in flight"),
+    408: _documented("the declared body did not arrive in time (the connection is closed)"),
     413: _documented("body too large"),
     422: _documented("schema violation (invalid_request) or rule violation (its own code)"),
     429: _documented("rate limit (see Retry-After)"),
@@ -153,6 +154,7 @@ def install(app: FastAPI) -> None:
             401: "unauthorized",
             403: "forbidden",
             404: "not_found",
+            408: "request_timeout",
             413: "payload_too_large",
             429: "rate_limited",
         }.get(exc.status_code)
@@ -169,7 +171,9 @@ def install(app: FastAPI) -> None:
                 status_code=exc.status_code,
                 headers=getattr(exc, "headers", None),
             )
-        return error_response(request, code, status=exc.status_code)
+        return error_response(
+            request, code, status=exc.status_code, headers=getattr(exc, "headers", None)
+        )
 
     async def on_dependency(request: Request, exc: Exception) -> JSONResponse:
         log.warning("dependency_unavailable", error=repr(exc))

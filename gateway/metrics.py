@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter, Gauge, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 REQUESTS = Counter("referee_http_requests_total", "HTTP requests", ["method", "route", "status"])
@@ -16,6 +16,11 @@ COMMAND_SECONDS = Histogram(
     "From publishing a command to its outcome (or the 202 timeout)",
     ["type", "status"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+
+SSE_VIEWERS = Gauge("referee_sse_viewers", "Event streams connected to this gateway process")
+SSE_READERS = Gauge(
+    "referee_sse_readers", "Community streams this gateway process reads (one per community)"
 )
 
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import ConfigDict, Field, StringConstraints
+
+from shared.api_types import ApiModel, Int
 
 CharacterId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
-Square = Annotated[tuple[int, int], Field(description="[x, y] grid square")]
+Square = Annotated[tuple[Int, Int], Field(description="[x, y] grid square")]
 SkillName = Annotated[str, StringConstraints(min_length=1, max_length=80)]
 
 
-class _Action(BaseModel):
+class _Action(ApiModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     actor: CharacterId

@@ -8,6 +8,7 @@ outbox) and the scheduler fires later as ``timer.fired`` commands.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from shared.messages import Event
@@ -40,3 +41,12 @@ class Decision(Generic[S]):
 
 def ms(seconds: float) -> int:
     return round(seconds * 1000)
+
+
+def rfc3339(at_ms: int | None) -> str | None:
+    """Unix milliseconds as an RFC 3339 UTC string (``2025-01-01T00:00:00.000Z``; API.md:
+    all times)."""
+    if at_ms is None:
+        return None
+    moment = datetime.fromtimestamp(at_ms / 1000, tz=UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -74,6 +74,21 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
     "invalid_request": _rule(
         "The request does not match the schema.", "La petición no cumple el esquema."
     ),
+    "request_timeout": ErrorKind(
+        408,
+        "The request body did not arrive in time.",
+        "El cuerpo de la petición no llegó a tiempo.",
+    ),
+    "settings_invalid": ErrorKind(
+        409,
+        "The community's stored settings are not valid; PATCH /v1/settings repairs them.",
+        "Los ajustes guardados de la comunidad no son válidos; PATCH /v1/settings los repara.",
+    ),
+    "sheet_invalid": ErrorKind(
+        409,
+        "The stored character sheet is not valid; PUT it again to replace it.",
+        "La ficha guardada del personaje no es válida; vuelve a enviarla con PUT.",
+    ),
     "payload_too_large": ErrorKind(413, "The body is too large.", "El cuerpo es demasiado grande."),
     "rate_limited": ErrorKind(429, "Too many requests.", "Demasiadas peticiones."),
     "dependency_unavailable": ErrorKind(

@@ -113,6 +113,10 @@ class Keys:
         """The token bucket of one API key (gateway/ratelimit.py)."""
         return f"{self.ns}:ratelimit:{key_id}"
 
+    def auth_failures(self, address: str) -> str:
+        """The bucket of failed authentications of one client address (gateway/throttle.py)."""
+        return f"{self.ns}:authfail:{address}"
+
     def settings(self, tenant: str) -> str:
         return f"{self.ns}:{{tenant:{tenant}}}:settings"
 
@@ -139,6 +143,10 @@ class Keys:
     def outcome(self, tenant: str, correlation_id: str) -> str:
         """A command's rejection, kept for polling after a 202."""
         return f"{self.ns}:{{tenant:{tenant}}}:outcome:{correlation_id}"
+
+    def action_sent(self, tenant: str, action_id: str) -> str:
+        """The combat an action id was sent to (an id nobody sent is unknown: 404)."""
+        return f"{self.ns}:{{tenant:{tenant}}}:action:{action_id}"
 
 
 class Names:

@@ -50,6 +50,51 @@ class Envelope(BaseModel):
         return cls.model_validate_json(raw)
 
 
+def envelope(
+    type_: str,
+    payload: dict[str, Any],
+    *,
+    message_id: str,
+    cause: Envelope | None = None,
+    correlation_id: str | None = None,
+    combat_id: str | None = None,
+    room: str | None = None,
+    tenant: str | None = None,
+    final: bool = True,
+    reply_to: str | None = None,
+    occurred_at: datetime | None = None,
+) -> Envelope:
+    """Every envelope the suite sends is built here.
+
+    A message caused by another one (an event of a commit, a rejection, a query's answer)
+    names its ``cause``: it inherits the cause's correlation id, combat, room, tenant and
+    ``reply_to`` (so the waiting gateway hears the whole chain) and gets it as causation id;
+    an argument given here wins over what it inherits. A message nothing caused (a gateway
+    command, a fired timer) names its correlation id, room and tenant itself.
+    """
+    if cause is not None:
+        correlation_id = correlation_id or cause.correlation_id
+        combat_id = combat_id or cause.combat_id
+        room = room or cause.room
+        tenant = tenant or cause.tenant
+        reply_to = reply_to or cause.reply_to
+    if correlation_id is None or room is None or tenant is None:
+        raise ValueError("an envelope without a cause names its correlation id, room and tenant")
+    return Envelope(
+        message_id=message_id,
+        type=type_,
+        correlation_id=correlation_id,
+        causation_id=None if cause is None else cause.message_id,
+        combat_id=combat_id,
+        room=room,
+        tenant=tenant,
+        occurred_at=occurred_at or utcnow(),
+        final=final,
+        reply_to=reply_to,
+        payload=payload,
+    )
+
+
 @dataclass(frozen=True)
 class Event:
     """A fact produced by a domain function: its type and its JSON-ready payload."""

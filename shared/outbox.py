@@ -1,10 +1,7 @@
 """The outbox relay: what a commit promised, carried out after the commit.
 
-Outbox entries are JSON objects in the aggregate's outbox stream, in commit order:
-- ``{"k": "pub", "x": exchange, "r": routing key, "b": envelope JSON, "id", "c", "t",
-  "m": mandatory}`` publishes a message with confirms;
-- ``{"k": "arm", "id": timer id, "due": ms, "p": payload}`` arms a timer;
-- ``{"k": "cancel", "id": timer id}`` cancels one.
+Outbox entries (``shared/outbox_entry.py``: publish, arm a timer, cancel one) are kept in the
+aggregate's outbox stream, in commit order; :func:`carry_out` does what they say.
 
 The service flushes its outbox right after each commit (before acking the command); a
 sweeper flushes outboxes marked dirty that nobody flushed (a process died in between). An
@@ -21,22 +18,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
-from typing import Any
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
-from shared.bus import Bus
 from shared.logging import get_logger
+from shared.outbox_entry import OutboxEntry, Publish, TimerOp, load_entry
 from shared.redis_streams import entries, text
 from shared.scripts import Script, run_pipeline
-from shared.timers import TimerStore, now_ms
+from shared.timers import now_ms
 
 log = get_logger(__name__)
 
 BATCH = 200
+
+K = TypeVar("K")
 
 _RELEASE = Script(
     """
@@ -58,12 +57,75 @@ return 0
 )
 
 
+class Publisher(Protocol):
+    """What the relay needs of the bus (:class:`shared.bus.Bus`, or a test's fake)."""
+
+    async def publish_raw(
+        self,
+        exchange: str,
+        routing_key: str,
+        body: bytes,
+        *,
+        message_id: str,
+        correlation_id: str | None = None,
+        type_: str | None = None,
+        mandatory: bool = True,
+    ) -> None: ...
+
+
+class TimerOps(Protocol):
+    """What the relay needs of a timer store (:class:`shared.timers.TimerStore`, or a fake)."""
+
+    async def apply(self, ops: Sequence[TimerOp]) -> None: ...
+
+
+async def publish_entry(bus: Publisher, entry: Publish) -> None:
+    await bus.publish_raw(
+        entry.exchange,
+        entry.routing_key,
+        entry.body.encode(),
+        message_id=entry.message_id,
+        correlation_id=entry.correlation_id,
+        type_=entry.type,
+        mandatory=entry.mandatory,
+    )
+
+
+async def carry_out(
+    entries: Sequence[tuple[K, OutboxEntry]], timers: TimerOps, bus: Publisher
+) -> tuple[list[K], BaseException | None]:
+    """Carry out entries in order: the keys of those done before the first failure, and it.
+
+    The timer entries go first, in one round trip; the publishes then run concurrently on
+    the bus's one channel (written in the order they were started) and are all awaited.
+    """
+    timer_ops = [e for _, e in entries if not isinstance(e, Publish)]
+    if timer_ops:
+        try:
+            await timers.apply(timer_ops)
+        except Exception as exc:
+            return [], exc
+    outcomes = await asyncio.gather(
+        *(publish_entry(bus, e) for _, e in entries if isinstance(e, Publish)),
+        return_exceptions=True,
+    )
+    results = iter(outcomes)
+    applied: list[K] = []
+    for key, entry in entries:
+        if isinstance(entry, Publish):
+            outcome = next(results)
+            if isinstance(outcome, BaseException):
+                return applied, outcome
+        applied.append(key)
+    return applied, None
+
+
 class OutboxRelay:
     def __init__(
         self,
         redis: Redis,
-        bus: Bus,
-        timers: TimerStore,
+        bus: Publisher,
+        timers: TimerOps,
         *,
         dirty_key: str,
         lock_ms: int = 15000,
@@ -117,37 +179,10 @@ class OutboxRelay:
         self, batch: list[tuple[str, dict[str, bytes]]]
     ) -> tuple[list[str], BaseException | None]:
         """Carry out a batch; the ids of the entries done before the first failure."""
-        decoded = [(entry_id, json.loads(fields["e"])) for entry_id, fields in batch]
-        timer_ops = [e for _, e in decoded if e["k"] in ("arm", "cancel")]
-        if timer_ops:
-            try:
-                await self._timers.apply(timer_ops)
-            except Exception as exc:
-                return [], exc
-        outcomes = await asyncio.gather(
-            *(self._publish(e) for _, e in decoded if e["k"] == "pub"), return_exceptions=True
-        )
-        results = iter(outcomes)
-        applied: list[str] = []
-        for entry_id, entry in decoded:
-            if entry["k"] == "pub":
-                outcome = next(results)
-                if isinstance(outcome, BaseException):
-                    return applied, outcome
-                self.published += 1
-            applied.append(entry_id)
-        return applied, None
-
-    async def _publish(self, entry: dict[str, Any]) -> None:
-        await self._bus.publish_raw(
-            entry["x"],
-            entry["r"],
-            entry["b"].encode(),
-            message_id=entry["id"],
-            correlation_id=entry.get("c"),
-            type_=entry.get("t"),
-            mandatory=entry.get("m", True),
-        )
+        decoded = [(entry_id, load_entry(fields["e"])) for entry_id, fields in batch]
+        applied, failure = await carry_out(decoded, self._timers, self._bus)
+        self.published += sum(1 for _, e in decoded[: len(applied)] if isinstance(e, Publish))
+        return applied, failure
 
     async def sweep_once(self, older_than_ms: int = 2000) -> int:
         limit = now_ms() - older_than_ms

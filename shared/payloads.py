@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shared.actions import Action
 from shared.settings import CommunitySettings
+from shared.vocabulary import EndReason, PublicStatus, Side
 
 
 class _Payload(BaseModel):
@@ -337,12 +338,9 @@ class CharacterStatus(_Payload):
     )
 
 
-EndReason = Literal["defeat", "fled", "pact", "stalemate", "disconnected", "annulled"]
-
-
 class CombatEndedParticipant(_Payload):
-    side: Literal["attackers", "defenders"]
-    status: Literal["active", "down", "fled", "disconnected"]
+    side: Side
+    status: PublicStatus
     reached_zero_vit: bool = False
     rank: int | None = None
     alliance: str | None = None
@@ -358,7 +356,7 @@ class CombatEnded(_Payload):
 
     combat_id: str
     ruleset: str
-    winner: Literal["attackers", "defenders"] | None
+    winner: Side | None
     reason: EndReason
     participants: dict[str, CombatEndedParticipant]
     ended_at_ms: int

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, cast
 
 
@@ -27,3 +28,25 @@ def read_entries(reply: Any) -> list[tuple[str, dict[str, bytes]]]:
     for _name, stream_entries in cast(list[tuple[Any, Any]], reply or []):
         out += entries(stream_entries)
     return out
+
+
+MAX_ID_PART = 2**64 - 1
+_STREAM_ID = re.compile(r"(\d{1,20})-(\d{1,20})")
+
+
+def parse_stream_id(value: str) -> tuple[int, int] | None:
+    """``<ms>-<seq>`` as a tuple that orders like the stream, or None when it is not an id
+    Redis can take (each part an unsigned 64-bit integer)."""
+    match = _STREAM_ID.fullmatch(value)
+    if match is None:
+        return None
+    ms, seq = int(match.group(1)), int(match.group(2))
+    if ms > MAX_ID_PART or seq > MAX_ID_PART:
+        return None
+    return ms, seq
+
+
+def stream_order(entry_id: str) -> tuple[int, int]:
+    """The order of an id Redis gave (always well formed)."""
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)

@@ -16,7 +16,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.logging import configure, get_logger
-from shared.runtime import ServiceRuntime, ServiceSpec
+from shared.runtime import RedisServiceRuntime, ServiceSpec
 from shared.settings import ServiceSettings
 from shared.timers import TimerPoller
 
@@ -52,7 +52,7 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
     bus = Bus.from_settings(settings)
     await bus.connect()
     await bus.declare_topology()
-    runtime = ServiceRuntime(
+    runtime = RedisServiceRuntime(
         spec,
         redis=redis,
         bus=bus,

@@ -13,25 +13,26 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from shared.api_types import ApiModel, Int
 from shared.rulesets.registry import RULESETS
 
 Block = TypeVar("Block", bound=BaseModel)
 
 
-class TimerSettings(BaseModel):
+class TimerSettings(ApiModel):
     """Wall-clock limits of a combat (RULES.md 7.1)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    turn_seconds: int = Field(300, ge=1, le=86400, description="umh 2.3.5: a turn lasts 5 minutes")
-    defense_seconds: int = Field(300, ge=1, le=86400, description="umh 2.4.2: 5 minutes to defend")
-    preparation_seconds: int = Field(
+    turn_seconds: Int = Field(300, ge=1, le=86400, description="umh 2.3.5: a turn lasts 5 minutes")
+    defense_seconds: Int = Field(300, ge=1, le=86400, description="umh 2.4.2: 5 minutes to defend")
+    preparation_seconds: Int = Field(
         120, ge=1, le=86400, description="umh 1.3.1: the preparation round lasts 2 minutes"
     )
-    disconnect_seconds: int = Field(
+    disconnect_seconds: Int = Field(
         600, ge=1, le=86400, description="umh 4.3.3: 10 minutes to come back"
     )
-    veto_seconds: int | None = Field(
+    veto_seconds: Int | None = Field(
         None,
         ge=1,
         le=86400,
@@ -39,16 +40,16 @@ class TimerSettings(BaseModel):
     )
 
 
-class AftermathSettings(BaseModel):
+class AftermathSettings(ApiModel):
     """Wall-clock states that outlive a combat (RULES.md 7.1)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    immunity_seconds: int = Field(300, ge=1, le=30 * 86400, description="umh 4.2.1 / 4.2.2 / 4.2.4")
-    flee_room_ban_seconds: int = Field(900, ge=1, le=30 * 86400, description="umh 4.2.3")
-    flee_cooldown_seconds: int = Field(259200, ge=1, le=30 * 86400, description="umh 4.1.1.1.1")
-    imprisonment_max_seconds: int = Field(259200, ge=1, le=30 * 86400, description="umh 4.5.2")
-    vigor_recovery_seconds: int = Field(
+    immunity_seconds: Int = Field(300, ge=1, le=30 * 86400, description="umh 4.2.1 / 4.2.2 / 4.2.4")
+    flee_room_ban_seconds: Int = Field(900, ge=1, le=30 * 86400, description="umh 4.2.3")
+    flee_cooldown_seconds: Int = Field(259200, ge=1, le=30 * 86400, description="umh 4.1.1.1.1")
+    imprisonment_max_seconds: Int = Field(259200, ge=1, le=30 * 86400, description="umh 4.5.2")
+    vigor_recovery_seconds: Int = Field(
         604800,
         ge=1,
         le=30 * 86400,
@@ -56,7 +57,7 @@ class AftermathSettings(BaseModel):
     )
 
 
-class PlatformSettings(BaseModel):
+class PlatformSettings(ApiModel):
     """The part of API.md "Settings" every ruleset shares; :data:`CommunitySettings` adds one
     block per registered ruleset under its name (``umh``, ``cypher``, ``l5r``)."""
 
@@ -153,9 +154,19 @@ class GatewaySettings(CommonSettings):
     referee_admin_token: str = ""
     referee_request_timeout: float = Field(5.0, gt=0, description="API.md: 202 after 5 s")
     referee_max_body_bytes: int = Field(256 * 1024, ge=1024)
+    # A request that declares a body must send all of it within this time (408 after).
+    referee_body_timeout_seconds: float = Field(15.0, gt=0, le=300)
     # Requests per second each API key may make, and the burst it may save up (429 beyond).
     referee_rate_per_second: float = Field(50.0, gt=0)
     referee_rate_burst: int = Field(100, ge=1)
+    # Failed authentications each client address may make at once, and how many a second it
+    # earns back (429 beyond, for every credential it presents: docs/hostile-input.md).
+    referee_auth_failure_burst: int = Field(20, ge=1)
+    referee_auth_failure_per_second: float = Field(0.2, gt=0)
+    # Connections of the gateway's Redis pool for requests (event streams do not use it).
+    referee_redis_max_connections: int = Field(512, ge=4, le=100_000)
+    # A comment on every idle event stream this often, so proxies keep it open.
+    referee_sse_keepalive_seconds: float = Field(15.0, gt=0, le=300)
 
     @model_validator(mode="after")
     def _admin_token(self) -> GatewaySettings:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
@@ -19,6 +20,8 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from shared.keys import Aggregate
+from shared.outbox_entry import OutboxEntry, dump_entry
+from shared.redis_streams import text
 from shared.scripts import Script, run_pipeline
 
 PROCESSED_RETENTION_MS: Final = 7 * 24 * 3600 * 1000
@@ -85,6 +88,8 @@ class CommitResult:
 class Loaded:
     version: int
     data: dict[str, Any] | None
+    # The aggregate's shared version counter (what ``If-Match`` names), when it was read.
+    aggregate_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -95,7 +100,7 @@ class Commit:
     state: dict[str, Any]
     message_id: str
     now_ms: int
-    outbox: list[dict[str, Any]]
+    outbox: list[OutboxEntry]
     log: list[str]
     view: dict[str, Any] | None = None
     if_match: int | None = None
@@ -116,12 +121,20 @@ class AggregateStore:
         return _loaded(version, data)
 
     async def load_unless_processed(self, agg: Aggregate, message_id: str) -> Loaded | None:
-        """The state, or None when ``message_id`` was already processed on this aggregate."""
+        """The state, or None when ``message_id`` was already processed on this aggregate.
+
+        Also reads the aggregate's shared version, so that an ``If-Match`` is checked before
+        the rules run.
+        """
         async with self._redis.pipeline(transaction=False) as pipe:
             pipe.zscore(agg.processed, message_id)
             pipe.hmget(agg.state, ["v", "data"])
-            seen, (version, data) = await pipe.execute()
-        return None if seen is not None else _loaded(version, data)
+            pipe.get(agg.version)
+            seen, (version, data), shared = await pipe.execute()
+        if seen is not None:
+            return None
+        loaded = _loaded(version, data)
+        return Loaded(loaded.version, loaded.data, int(shared or 0))
 
     async def is_processed(self, agg: Aggregate, message_id: str) -> bool:
         return await self._redis.zscore(agg.processed, message_id) is not None
@@ -146,7 +159,7 @@ class AggregateStore:
             commit.ttl_seconds,
             PROCESSED_RETENTION_MS,
             len(commit.outbox),
-            *(json.dumps(e, separators=(",", ":")) for e in commit.outbox),
+            *(dump_entry(e) for e in commit.outbox),
             *commit.log,
         ]
 
@@ -168,6 +181,22 @@ class AggregateStore:
     async def version(self, agg: Aggregate) -> int:
         raw = await self._redis.get(agg.version)
         return int(raw) if raw else 0
+
+    async def read_view(self, agg: Aggregate) -> dict[str, Any] | None:
+        """The read model the aggregate's service last published (``None`` if none)."""
+        raw = await self._redis.get(agg.view)
+        return None if raw is None else dict(json.loads(raw))
+
+    async def active_tags(self) -> AsyncIterator[str]:
+        """The tags of the aggregates marked active (a hint: some may have ended since)."""
+        if self._active_key is None:
+            return
+        async for raw in self._redis.sscan_iter(self._active_key, count=200):
+            yield text(raw)
+
+    async def forget_active(self, tag: str) -> None:
+        if self._active_key is not None:
+            await self._redis.srem(self._active_key, tag)
 
 
 def _loaded(version: Any, data: Any) -> Loaded:

@@ -14,14 +14,15 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from shared.logging import get_logger
+from shared.outbox_entry import ArmTimer, TimerOp
 from shared.scripts import Script, run_pipeline
 
 log = get_logger(__name__)
@@ -116,16 +117,16 @@ class TimerStore:
     async def arm(self, timer_id: str, due_ms: int, payload: dict[str, Any]) -> None:
         await self._run(_ARM, [timer_id, due_ms, json.dumps(payload)])
 
-    async def apply(self, ops: list[dict[str, Any]]) -> None:
-        """Outbox timer entries (``arm`` / ``cancel``), in order, in one round trip."""
+    async def apply(self, ops: Sequence[TimerOp]) -> None:
+        """Outbox timer entries (arm / cancel), in order, in one round trip."""
 
         def build(pipe: Pipeline) -> None:
             for op in ops:
-                if op["k"] == "arm":
-                    args = [op["id"], int(op["due"]), json.dumps(op["p"])]
+                if isinstance(op, ArmTimer):
+                    args = [op.timer_id, op.due_ms, json.dumps(op.payload)]
                     _ARM.queue(pipe, self._keys, args)
                 else:
-                    _CANCEL.queue(pipe, self._keys, [op["id"]])
+                    _CANCEL.queue(pipe, self._keys, [op.timer_id])
 
         await run_pipeline(self._redis, build, _ALL)
 
@@ -162,27 +163,37 @@ class TimerStore:
 FireFn = Callable[[Claimed], Awaitable[None]]
 
 
+class DueTimers(Protocol):
+    """What the poller needs of a timer store (:class:`TimerStore`, or a test's fake)."""
+
+    async def claim(self, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]: ...
+
+    async def ack(self, claimed: Claimed) -> bool: ...
+
+
 class TimerPoller:
     """Claims due timers every ``poll_ms`` and fires each through ``fire``, then acks."""
 
     def __init__(
         self,
-        store: TimerStore,
+        store: DueTimers,
         fire: FireFn,
         *,
         poll_ms: int,
         lease_ms: int,
         batch: int = 200,
+        clock: Callable[[], int] = now_ms,
     ) -> None:
         self._store = store
         self._fire = fire
         self._poll = poll_ms / 1000
         self._lease_ms = lease_ms
         self._batch = batch
+        self._clock = clock
         self.fired = 0
 
     async def run_once(self) -> int:
-        claimed = await self._store.claim(now_ms(), self._lease_ms, self._batch)
+        claimed = await self._store.claim(self._clock(), self._lease_ms, self._batch)
         if not claimed:
             return 0
 

@@ -9,19 +9,19 @@ from fastapi.responses import JSONResponse
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
-from gateway.dispatch import ids_for, raise_if_rejected, send
+from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
-from gateway.gates import ask_states
+from gateway.gates import gate_action
 from gateway.idempotency import Answer, idempotent
 from gateway.ids import ActionId, CombatId
-from gateway.routes.characters import load_sheet
+from gateway.recorder import OUTCOME_TTL_S
+from gateway.routes.characters import sheets_of
 from gateway.routes.combats import reader
 from gateway.views import CombatReader, public_event
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
-from shared.actions_base import FleeAction
 from shared.messages import CMD_COMBAT_ACT, Envelope
-from shared.payloads import ActOnCombat, StatesCheck
-from shared.rulesets.umh.actions import JoinAction
+from shared.payloads import ActOnCombat
+from shared.redis_streams import text
 
 router = APIRouter(prefix="/v1/combats", tags=["actions"])
 
@@ -51,44 +51,6 @@ def _if_match(raw: str | None) -> int | None:
         ) from exc
 
 
-async def gate_action(
-    gw: Gateway, tenant: str, combat: dict[str, Any], action: Action
-) -> dict[str, Any]:
-    """Joins and flights pass services/states' gates first (umh 4.2.3, 4.2.3.1, 4.1.1.1.1).
-
-    A joiner's sheet is snapshotted here, as a combat's sheets are at its start.
-    """
-    if isinstance(action, JoinAction):
-        sheet = await load_sheet(gw, tenant, action.actor)
-        if sheet is None:
-            raise ApiError("unknown_character", details={"character": action.actor})
-        via = "skill" if action.skill else action.via
-        gate = await ask_states(
-            gw,
-            tenant=tenant,
-            room=combat["room"],
-            query=StatesCheck(
-                purpose="join",
-                ruleset=str(combat.get("ruleset", "umh")),
-                combat_id=combat["id"],
-                characters=[action.actor],
-                via=via,
-                skill=action.skill,
-            ),
-        )
-        return {"sheet": sheet, "weekly_uses": gate.weekly_uses.get(action.actor, {})}
-    if isinstance(action, FleeAction):
-        query = StatesCheck(
-            purpose="flee",
-            ruleset=str(combat.get("ruleset", "umh")),
-            combat_id=combat["id"],
-            characters=[action.actor],
-            skill=action.skill,
-        )
-        await ask_states(gw, tenant=tenant, room=combat["room"], query=query)
-    return {}
-
-
 @router.post("/{combat_id}/actions", responses={202: {"description": "still being processed"}})
 async def act(
     combat_id: CombatId,
@@ -114,23 +76,28 @@ async def act(
                 "version_mismatch", details={"expected": expected, "actual": combat["version"]}
             )
         action_id = ids_for(tenant, key, "action", "a")
+        sent = gw.keys.action_sent(tenant, action_id)
+        await gw.redis.set(sent, combat_id, ex=OUTCOME_TTL_S)
         command = ActOnCombat(
             action_id=action_id,
             action=action,
             if_match=expected,
             moderator=principal.is_moderator,
-            **await gate_action(gw, tenant, combat, action),
+            **await gate_action(gw.client, sheets_of(gw, tenant), tenant, combat, action),
         )
-        outcome = await send(
-            gw,
-            type_=CMD_COMBAT_ACT,
-            tenant=tenant,
-            room=combat["room"],
-            combat_id=combat_id,
-            correlation_id=action_id,
-            message_id=ids_for(tenant, key, "action-command", "m"),
-            payload=command.model_dump(mode="json"),
-        )
+        try:
+            outcome = await gw.client.send(
+                CMD_COMBAT_ACT,
+                command.model_dump(mode="json"),
+                tenant=tenant,
+                room=combat["room"],
+                combat_id=combat_id,
+                correlation_id=action_id,
+                message_id=ids_for(tenant, key, "action-command", "m"),
+            )
+        except BaseException:
+            await gw.redis.delete(sent)  # never published: not an action anyone can poll
+            raise
         raise_if_rejected(outcome)
         location = {"Location": f"/v1/combats/{combat_id}/actions/{action_id}"}
         if not outcome.complete:
@@ -153,13 +120,22 @@ async def action_outcome(
     gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],
 ) -> dict[str, Any]:
-    """Where an action stands after a 202: pending, completed (with its events) or rejected."""
+    """Where an action stands after a 202: pending, completed (with its events) or rejected.
+
+    An id that was never sent to this combat (or whose record and events have expired) is
+    404: "pending" means the gateway published it and its chain has not ended yet.
+    """
     tenant = principal.community_id
     if await combats.view(combat_id, tenant) is None:
         raise ApiError("not_found")
-    raw = await gw.redis.get(gw.keys.outcome(tenant, action_id))
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        pipe.get(gw.keys.outcome(tenant, action_id))
+        pipe.get(gw.keys.action_sent(tenant, action_id))
+        raw, sent_to = await pipe.execute()
     if raw is not None:
         rejected = Envelope.model_validate_json(raw)
+        if rejected.combat_id != combat_id:
+            raise ApiError("not_found")
         return {
             "action_id": action_id,
             "status": "rejected",
@@ -173,5 +149,7 @@ async def action_outcome(
         if len(page) < 500:
             break
         after = page[-1][0]
+    if not events and text(sent_to or b"") != combat_id:
+        raise ApiError("not_found")
     status = "completed" if any(e.final for e in events) else "pending"
     return {"action_id": action_id, "status": status, "events": [public_event(e) for e in events]}

@@ -10,11 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from gateway.auth import Tenants, admin, tenants
 from gateway.errors import ApiError
 from gateway.ids import CommunityId
+from shared.api_types import ApiModel
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"], dependencies=[Depends(admin)])
 
 
-class NewCommunity(BaseModel):
+class NewCommunity(ApiModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=120)
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
 from gateway.auth import Principal, current_principal, moderator
 from gateway.context import Gateway, gateway
@@ -27,13 +27,12 @@ from gateway.routes.combats import reader
 from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, SkillName
+from shared.api_types import ApiModel, Bool
 from shared.messages import (
     CMD_CHARACTER,
     CMD_MODERATE,
     CMD_POST_COMBAT,
     CMD_REQUIREMENT,
-    Envelope,
-    utcnow,
 )
 from shared.payloads import (
     AdjustableState,
@@ -49,7 +48,7 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=80)]
 Key = Annotated[str, StringConstraints(min_length=1, max_length=120)]
 
 
-class PostCombatBody(BaseModel):
+class PostCombatBody(ApiModel):
     """A winner's post-combat effect on a defeated rival (umh 4.1.2, 4.1.3, 4.5.1)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -57,7 +56,7 @@ class PostCombatBody(BaseModel):
     actor: CharacterId
     target: CharacterId
     skill: SkillName | None = None
-    cell: bool = Field(False, description="imprison with the actor's cell (umh 4.5.1)")
+    cell: Bool = Field(False, description="imprison with the actor's cell (umh 4.5.1)")
 
     @model_validator(mode="after")
     def _skill_or_cell(self) -> PostCombatBody:
@@ -66,7 +65,7 @@ class PostCombatBody(BaseModel):
         return self
 
 
-class RequirementBody(BaseModel):
+class RequirementBody(ApiModel):
     """A combat requirement (umh 4.4): the general one, a profile's or a skill's."""
 
     model_config = ConfigDict(extra="forbid")
@@ -82,7 +81,7 @@ class RequirementBody(BaseModel):
         return self
 
 
-class AdjustBody(BaseModel):
+class AdjustBody(ApiModel):
     """A moderator lifts (``lift: true``) or shortens (``until``) one timed state."""
 
     model_config = ConfigDict(extra="forbid")
@@ -92,7 +91,7 @@ class AdjustBody(BaseModel):
         None, description="the room of a room ban, the cooldown (flee, flee:<skill>), the state"
     )
     room: Key | None = Field(None, description="same as key, for a room ban")
-    lift: bool = False
+    lift: Bool = False
     until: datetime | None = None
     reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
 
@@ -107,7 +106,7 @@ class AdjustBody(BaseModel):
         return self
 
 
-class CharacterCommandBody(BaseModel):
+class CharacterCommandBody(ApiModel):
     """A ruleset's own command on a character out of combat, ``type`` = ``<ruleset>.<name>``
     (cypher: ``cypher.rest``); the other fields are the ruleset's (docs/API-extensions.md)."""
 
@@ -143,18 +142,15 @@ async def to_states(
 ) -> Answer:
     """Send one command to services/states and answer once it committed (202 after 5 s)."""
     correlation_id = ids_for(tenant, key, type_, "r")
-    env = Envelope(
-        message_id=ids_for(tenant, key, f"{type_}-command", "m"),
-        type=type_,
-        correlation_id=correlation_id,
-        combat_id=combat_id,
-        room=room,
+    outcome = await gw.client.send(
+        type_,
+        payload,
         tenant=tenant,
-        occurred_at=utcnow(),
-        payload=payload,
+        room=room,
+        combat_id=combat_id,
+        correlation_id=correlation_id,
+        message_id=ids_for(tenant, key, f"{type_}-command", "m"),
     )
-    # COMMAND_OWNER does not list the states commands: they are sent to states by name.
-    outcome = await gw.client.send("states", env, wait_seconds=gw.settings.referee_request_timeout)
     raise_if_rejected(outcome)
     location = {"Location": f"/v1/characters/{character}/history"}
     if not outcome.complete:

@@ -7,12 +7,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from gateway.gates import SheetLoader
+from gateway.routes.settings import field_errors
 from shared.payloads import CharacterStatus
-from shared.sheets import Sheet
+from shared.sheets import SHEET_ADAPTER, Sheet
 
 router = APIRouter(prefix="/v1/characters", tags=["characters"])
 
@@ -52,8 +55,33 @@ UMH_EXAMPLE: dict[str, Any] = {
 
 
 async def load_sheet(gw: Gateway, tenant: str, character_id: str) -> dict[str, Any] | None:
+    """The stored sheet, validated again; 409 ``sheet_invalid`` when it no longer validates."""
     raw = await gw.redis.get(gw.keys.character_sheet(tenant, character_id))
-    return None if raw is None else dict(json.loads(raw))
+    if raw is None:
+        return None
+    try:
+        sheet = json.loads(raw)
+        SHEET_ADAPTER.validate_python(sheet)
+    except (ValueError, ValidationError) as exc:
+        errors = (
+            field_errors(exc, "sheet")
+            if isinstance(exc, ValidationError)
+            else [{"path": "sheet", "message": "not JSON"}]
+        )
+        raise ApiError(
+            "sheet_invalid",
+            details={"character": character_id, "errors": errors, "repair": "PUT the sheet"},
+        ) from exc
+    return dict(sheet)
+
+
+def sheets_of(gw: Gateway, tenant: str) -> SheetLoader:
+    """The community's stored sheets, for the gates."""
+
+    async def load(character_id: str) -> dict[str, Any] | None:
+        return await load_sheet(gw, tenant, character_id)
+
+    return load
 
 
 @router.put(
@@ -69,9 +97,10 @@ async def put_character(
     """Store a character sheet (a snapshot is taken by each combat when it starts)."""
     key = gw.keys.character_sheet(principal.community_id, character_id)
     body = sheet.model_dump(mode="json")
-    created = await gw.redis.set(key, json.dumps(body), nx=True)
+    stored = json.dumps(body, allow_nan=False)  # before any write: a failure changes nothing
+    created = await gw.redis.set(key, stored, nx=True)
     if not created:
-        await gw.redis.set(key, json.dumps(body))
+        await gw.redis.set(key, stored)
     return JSONResponse({"id": character_id, **body}, status_code=201 if created else 200)
 
 

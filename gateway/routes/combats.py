@@ -6,11 +6,11 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
-from gateway.dispatch import ids_for, raise_if_rejected, send
+from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
 from gateway.gates import ask_states
 from gateway.idempotency import Answer, idempotent
@@ -19,17 +19,19 @@ from gateway.routes.characters import load_sheet
 from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, Square
+from shared.api_types import ApiModel
 from shared.messages import CMD_COMBAT_START
-from shared.payloads import Opening, StartCombat, StatesCheck
-from shared.redis_streams import text
+from shared.payloads import Opening, StartCombat, StatesCheck, StatesChecked
+from shared.redis_streams import parse_stream_id, text
 from shared.rulesets.registry import RulesetName
+from shared.settings import CommunitySettings
 
 router = APIRouter(prefix="/v1/combats", tags=["combats"])
 
 Room = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
 
 
-class OpeningBody(BaseModel):
+class OpeningBody(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["challenge", "skill"]
@@ -45,7 +47,7 @@ class OpeningBody(BaseModel):
         return self
 
 
-class StartCombatBody(BaseModel):
+class StartCombatBody(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     room: Room
@@ -54,6 +56,42 @@ class StartCombatBody(BaseModel):
     defenders: list[CharacterId] = Field(min_length=1, max_length=8)
     opening: OpeningBody
     positions: dict[CharacterId, Square] | None = Field(None, max_length=32)
+
+    def gate(self, combat_id: str) -> StatesCheck:
+        """What services/states is asked before the start (umh 1.1.1.2, 4.2, 4.5)."""
+        return StatesCheck(
+            purpose="start",
+            ruleset=self.ruleset,
+            combat_id=combat_id,
+            characters=[self.attacker, *self.defenders],
+            attacker=self.attacker,
+            defenders=self.defenders,
+            challenge=self.opening.kind == "challenge",
+        )
+
+    def command(
+        self,
+        combat_id: str,
+        sheets: dict[str, dict[str, Any]],
+        settings: CommunitySettings,
+        gate: StatesChecked,
+        *,
+        moderator: bool,
+    ) -> StartCombat:
+        """The ``combat.start`` command: the body, the sheets' snapshot and the gate's answer."""
+        return StartCombat(
+            combat_id=combat_id,
+            ruleset=self.ruleset,
+            attacker=self.attacker,
+            defenders=self.defenders,
+            opening=Opening.model_validate(self.opening.model_dump()),
+            positions=self.positions,
+            sheets=sheets,
+            settings=settings,
+            moderator=moderator,
+            weekly_uses=gate.weekly_uses,
+            prisoner_challenge=gate.prisoner_challenge,
+        )
 
 
 async def reader(gw: Annotated[Gateway, Depends(gateway)]) -> CombatReader:
@@ -81,41 +119,17 @@ async def start_combat(
         settings = await load_settings(gw, tenant)
         combat_id = ids_for(tenant, key, "combat", "c")
         gate = await ask_states(
-            gw,
-            tenant=tenant,
-            room=body.room,
-            query=StatesCheck(
-                purpose="start",
-                ruleset=body.ruleset,
-                combat_id=combat_id,
-                characters=[body.attacker, *body.defenders],
-                attacker=body.attacker,
-                defenders=body.defenders,
-                challenge=body.opening.kind == "challenge",
-            ),
+            gw.client, tenant=tenant, room=body.room, query=body.gate(combat_id)
         )
-        command = StartCombat(
-            combat_id=combat_id,
-            ruleset=body.ruleset,
-            attacker=body.attacker,
-            defenders=body.defenders,
-            opening=Opening.model_validate(body.opening.model_dump()),
-            positions=body.positions,
-            sheets=sheets,
-            settings=settings,
-            moderator=principal.is_moderator,
-            weekly_uses=gate.weekly_uses,
-            prisoner_challenge=gate.prisoner_challenge,
-        )
-        outcome = await send(
-            gw,
-            type_=CMD_COMBAT_START,
+        command = body.command(combat_id, sheets, settings, gate, moderator=principal.is_moderator)
+        outcome = await gw.client.send(
+            CMD_COMBAT_START,
+            command.model_dump(mode="json"),
             tenant=tenant,
             room=body.room,
             combat_id=combat_id,
             correlation_id=ids_for(tenant, key, "combat-correlation", "r"),
             message_id=ids_for(tenant, key, "combat-command", "m"),
-            payload=command.model_dump(mode="json"),
         )
         raise_if_rejected(outcome)
         location = {"Location": f"/v1/combats/{combat_id}"}
@@ -127,12 +141,12 @@ async def start_combat(
             pipe.zadd(gw.keys.combats_index(tenant), {combat_id: started}, nx=True)
             pipe.zadd(gw.keys.room_index(tenant, body.room), {combat_id: started}, nx=True)
             await pipe.execute()
-        return Answer(201, _fill_vitality(combat, sheets), location)
+        return Answer(201, fill_vitality(combat, sheets), location)
 
     return await idempotent(request, gw, tenant, body.model_dump(mode="json"), operation)
 
 
-def _fill_vitality(combat: dict[str, Any], sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def fill_vitality(combat: dict[str, Any], sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """umh: before resolution has read the sheets, nobody has lost vitality yet (the other
     rulesets have no VIT: their own fields come from their services)."""
     for cid, part in combat.get("participants", {}).items():
@@ -190,10 +204,15 @@ async def combat_log(
     combat_id: CombatId,
     principal: Annotated[Principal, Depends(current_principal)],
     combats: Annotated[CombatReader, Depends(reader)],
-    after: Annotated[str | None, Query(pattern=r"^\d{1,20}-\d{1,20}$")] = None,
+    after: Annotated[str | None, Query(max_length=100)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
 ) -> dict[str, Any]:
     """Every event of the combat in order (the audit log); page with ``after``."""
+    if after is not None and parse_stream_id(after) is None:
+        message = "a log id <ms>-<seq>, each part an unsigned 64-bit integer"
+        raise ApiError(
+            "invalid_request", details={"errors": [{"path": "query.after", "message": message}]}
+        )
     if await combats.view(combat_id, principal.community_id) is None:
         raise ApiError("not_found")
     entries = await combats.log(combat_id, after=after, limit=limit)

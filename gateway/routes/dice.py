@@ -12,6 +12,7 @@ from gateway.errors import ApiError
 from gateway.ids import CombatId
 from gateway.routes.combats import reader
 from gateway.views import CombatReader
+from shared.api_types import ApiModel
 from shared.dice.notation import NotationError, parse
 from shared.dice.rolls import roll
 from shared.dice.streams import SystemStream
@@ -20,7 +21,7 @@ from shared.messages import COMBAT_ENDED, COMBAT_STARTED, DICE_ROLLED
 router = APIRouter(tags=["dice"])
 
 
-class FreeRoll(BaseModel):
+class FreeRoll(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     expression: str = Field(

@@ -1,33 +1,46 @@
 """API.md "Events to frontends": the community's events as Server-Sent Events.
 
-The stream is the community's Redis stream written by the recorder; the SSE ``id`` is the
-stream entry id, so a client reconnecting with ``Last-Event-ID`` gets every event it missed
-(kept at least 24 h). ``room`` or ``combat`` narrow the stream.
+The stream is the community's Redis stream written by the recorder, served through the
+gateway's fan-out (gateway/fanout.py: one reader per community, a queue per viewer). The
+SSE ``id`` is the stream entry id, so a client reconnecting with ``Last-Event-ID`` (or
+``?since=``) gets every event it missed (kept at least 24 h). ``room`` or ``combat`` narrow
+the stream. What a stream sends first (docs/hostile-input.md):
+
+- ``stream.opened`` (with ``retry:``), whose ``id`` is the stream's position when it opened,
+  or the resume point: a client that has seen no event yet resumes from there and misses
+  nothing published while it was away;
+- ``stream.reset`` instead, when the resume point cannot be honoured: ``reason: "ahead"``
+  (beyond the last event: live events follow) or ``"expired"`` (older than the retention:
+  every retained event follows). Either way the client should read the state again.
+
+Idle streams get a comment every ``REFEREE_SSE_KEEPALIVE_SECONDS`` so proxies keep them.
 """
 
 from __future__ import annotations
 
-import re
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query
 from fastapi.sse import EventSourceResponse, ServerSentEvent
+from redis.asyncio import Redis
+from redis.exceptions import ResponseError
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from gateway.fanout import Entry, Viewer
 from gateway.ids import COMBAT_ID
 from gateway.routes.combats import Room
-from gateway.views import CombatReader, public_event
-from shared.messages import INTERNAL_EVENTS, Envelope
-from shared.redis_streams import entries, read_entries
+from gateway.views import CombatReader
+from shared.redis_streams import entries, parse_stream_id, stream_order, text
 
 router = APIRouter(prefix="/v1/events", tags=["events"])
 
-STREAM_ID = r"^\d{1,20}-\d{1,20}$"
-BLOCK_MS = 5000
+RETRY_MS = 3000
+PAGE = 500
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,14 @@ class Scope:
     resume: str | None
 
 
+def resume_point(value: str | None, path: str) -> str | None:
+    """A client's resume point, or 422 when it is not a stream id Redis can take."""
+    if value is not None and parse_stream_id(value) is None:
+        message = "a stream id <ms>-<seq>, each part an unsigned 64-bit integer"
+        raise ApiError("invalid_request", details={"errors": [{"path": path, "message": message}]})
+    return value
+
+
 async def stream_scope(
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
@@ -48,15 +69,12 @@ async def stream_scope(
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=100)] = None,
     since: Annotated[
         str | None,
-        Query(pattern=STREAM_ID, description="resume after this event id (as Last-Event-ID)"),
+        Query(max_length=100, description="resume after this event id (as Last-Event-ID)"),
     ] = None,
 ) -> Scope:
-    resume = last_event_id or since
-    if resume is not None and not re.fullmatch(STREAM_ID, resume):
-        raise ApiError(
-            "invalid_request",
-            details={"errors": [{"path": "header.Last-Event-ID", "message": "a stream id"}]},
-        )
+    resume = resume_point(last_event_id, "header.Last-Event-ID") or resume_point(
+        since, "query.since"
+    )
     if combat is not None and (
         not COMBAT_ID.fullmatch(combat)
         or await CombatReader(gw.redis, gw.keys).view(combat, principal.community_id) is None
@@ -65,29 +83,97 @@ async def stream_scope(
     return Scope(principal.community_id, room, combat, resume)
 
 
+@dataclass(frozen=True)
+class Session:
+    viewer: Viewer
+    first: ServerSentEvent
+    after: str  # deliver what follows this id (from Redis up to the live position, then live)
+
+
+async def _bounds(redis: Redis, stream: str) -> tuple[str, str | None, bool]:
+    """The stream's last id, its first retained id, and whether entries were trimmed."""
+    try:
+        info: dict[str, Any] = await redis.xinfo_stream(stream)
+    except ResponseError:  # no such key: nothing was ever recorded (or all of it expired)
+        return "0-0", None, False
+    first = info.get("first-entry")
+    first_id = text(first[0]) if first else None
+    trimmed = int(info.get("entries-added", 0)) > int(info.get("length", 0))
+    return text(info["last-generated-id"]), first_id, trimmed
+
+
+async def _opening(gw: Gateway, stream: str, resume: str | None, viewer: Viewer) -> Session:
+    live = viewer.position
+    if resume is None:
+        return Session(viewer, _control("stream.opened", live, {"position": live}), live)
+    last, first, trimmed = await _bounds(gw.redis, stream)
+    if stream_order(resume) > max(stream_order(last), stream_order(live)):
+        details = {"reason": "ahead", "requested": resume, "position": live}
+        return Session(viewer, _control("stream.reset", live, details), live)
+    if trimmed and first is not None and stream_order(resume) < stream_order(first):
+        details = {"reason": "expired", "requested": resume, "first": first}
+        return Session(viewer, _control("stream.reset", None, details), "0-0")
+    return Session(viewer, _control("stream.opened", resume, {"position": resume}), resume)
+
+
+def _control(kind: str, position: str | None, data: dict[str, Any]) -> ServerSentEvent:
+    return ServerSentEvent(id=position, event=kind, retry=RETRY_MS, data=data)
+
+
+async def subscription(
+    scope: Annotated[Scope, Depends(stream_scope)],
+    gw: Annotated[Gateway, Depends(gateway)],
+) -> AsyncIterator[Session]:
+    """The viewer's place in the fan-out, taken before the response starts and given back
+    after it ends."""
+    stream = gw.keys.events_stream(scope.tenant)
+    viewer = await gw.hub.subscribe(scope.tenant, stream)
+    try:
+        yield await _opening(gw, stream, scope.resume, viewer)
+    finally:
+        gw.hub.unsubscribe(viewer)
+
+
+def _wanted(entry: Entry, scope: Scope) -> bool:
+    if scope.room is not None and entry.room != scope.room:
+        return False
+    return scope.combat is None or entry.combat_id == scope.combat
+
+
+def _sse(entry: Entry) -> ServerSentEvent:
+    return ServerSentEvent(id=entry.id, event=entry.type, raw_data=entry.data)
+
+
 @router.get("", response_class=EventSourceResponse)
 async def events(
-    request: Request,
     scope: Annotated[Scope, Depends(stream_scope)],
+    session: Annotated[Session, Depends(subscription)],
     gw: Annotated[Gateway, Depends(gateway)],
 ) -> AsyncIterator[ServerSentEvent]:
     """Every event of the community from now on (or after ``Last-Event-ID``)."""
-    room, combat, resume = scope.room, scope.combat, scope.resume
+    yield session.first
+    viewer, after = session.viewer, session.after
     stream = gw.keys.events_stream(scope.tenant)
-    position = resume or "$"
-    if position == "$":
-        # Pin "now" to a concrete id so nothing published meanwhile is skipped.
-        last = entries(await gw.redis.xrevrange(stream, count=1))
-        position = last[0][0] if last else "0-0"
-    while not await request.is_disconnected():
-        reply = await gw.redis.xread({stream: position}, count=200, block=BLOCK_MS)
-        for entry_id, fields in read_entries(reply):
-            position = entry_id
-            env = Envelope.model_validate_json(fields["e"])
-            if env.type in INTERNAL_EVENTS:
-                continue
-            if room is not None and env.room != room:
-                continue
-            if combat is not None and env.combat_id != combat:
-                continue
-            yield ServerSentEvent(id=position, event=env.type, data=public_event(env))
+    # What was published before this viewer joined the fan-out comes from Redis.
+    while stream_order(after) < stream_order(viewer.position):
+        page = entries(await gw.redis.xrange(stream, f"({after}", viewer.position, count=PAGE))
+        if not page:
+            break
+        for entry_id, fields in page:
+            after = entry_id
+            entry = Entry.parse(entry_id, fields["e"])
+            if entry is not None and _wanted(entry, scope):
+                yield _sse(entry)
+    keepalive = gw.settings.referee_sse_keepalive_seconds
+    while True:
+        try:
+            live = await asyncio.wait_for(viewer.queue.get(), keepalive)
+        except TimeoutError:
+            yield ServerSentEvent(comment="keep-alive")
+            continue
+        if live is None:
+            return  # fell a whole queue behind: the client resumes from its last id
+        if stream_order(live.id) <= stream_order(after):
+            continue
+        if _wanted(live, scope):
+            yield _sse(live)

@@ -10,11 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from gateway.auth import Principal, Tenants, moderator, tenants
 from gateway.errors import ApiError
 from gateway.ids import KeyId
+from shared.api_types import ApiModel
 
 router = APIRouter(prefix="/v1/keys", tags=["keys"])
 
 
-class NewKey(BaseModel):
+class NewKey(ApiModel):
     model_config = ConfigDict(extra="forbid")
     scope: Literal["frontend", "moderator"]
 

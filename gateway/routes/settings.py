@@ -1,7 +1,15 @@
-"""API.md "Settings": per community, defaults from the rules; moderators change them."""
+"""API.md "Settings": per community, defaults from the rules; moderators change them.
+
+A PATCH is a JSON merge patch (RFC 7396) of the stored document: objects merge, a ``null``
+removes the member, so the field goes back to its default. Stored settings are validated
+again whenever they are read: settings that no longer validate (written by an older version,
+or by hand) answer 409 ``settings_invalid`` with the failing paths, and a PATCH of those
+fields repairs them while keeping the rest (docs/hostile-input.md).
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends
@@ -15,16 +23,47 @@ from shared.settings import CommunitySettings
 router = APIRouter(prefix="/v1/settings", tags=["settings"])
 
 
+def field_errors(exc: ValidationError, prefix: str) -> list[dict[str, str]]:
+    return [
+        {"path": ".".join([prefix, *(str(p) for p in e["loc"])]), "message": e["msg"]}
+        for e in exc.errors()
+    ]
+
+
 async def load_settings(gw: Gateway, tenant: str) -> CommunitySettings:
+    """The community's settings; 409 ``settings_invalid`` when the stored ones are bad."""
     raw = await gw.redis.get(gw.keys.settings(tenant))
-    return CommunitySettings.model_validate_json(raw) if raw else CommunitySettings()
+    if not raw:
+        return CommunitySettings()
+    try:
+        return CommunitySettings.model_validate_json(raw)
+    except ValidationError as exc:
+        raise ApiError(
+            "settings_invalid",
+            details={"errors": field_errors(exc, "settings"), "repair": "PATCH /v1/settings"},
+        ) from exc
 
 
-def _deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+def _stored_document(raw: bytes | str | None) -> dict[str, Any]:
+    """What is stored, as a document to patch: tolerant, so that a bad one can be repaired."""
+    if not raw:
+        return {}
+    try:
+        document = json.loads(raw)
+    except ValueError:
+        return {}
+    return document if isinstance(document, dict) else {}
+
+
+def merge_patch(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """RFC 7396: objects merge, ``null`` removes the member, anything else replaces it."""
     merged = dict(base)
     for key, value in patch.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _deep_merge(merged[key], value)
+        if value is None:
+            merged.pop(key, None)
+        elif isinstance(value, dict):
+            current = merged.get(key)
+            merged[key] = merge_patch(current if isinstance(current, dict) else {}, value)
         else:
             merged[key] = value
     return merged
@@ -43,21 +82,18 @@ async def patch_settings(
     patch: Annotated[
         dict[str, Any],
         Body(
-            description="A partial CommunitySettings document, merged into the current one",
+            description="A JSON merge patch of the settings (null: back to the default)",
             examples=[{"timers": {"turn_seconds": 60}}],
         ),
     ],
     principal: Annotated[Principal, Depends(moderator)],
     gw: Annotated[Gateway, Depends(gateway)],
 ) -> CommunitySettings:
-    current = await load_settings(gw, principal.community_id)
+    key = gw.keys.settings(principal.community_id)
+    document = merge_patch(_stored_document(await gw.redis.get(key)), patch)
     try:
-        updated = CommunitySettings.model_validate(_deep_merge(current.model_dump(), patch))
+        updated = CommunitySettings.model_validate(document)
     except ValidationError as exc:
-        errors = [
-            {"path": "body." + ".".join(str(p) for p in e["loc"]), "message": e["msg"]}
-            for e in exc.errors()
-        ]
-        raise ApiError("invalid_request", details={"errors": errors}) from exc
-    await gw.redis.set(gw.keys.settings(principal.community_id), updated.model_dump_json())
+        raise ApiError("invalid_request", details={"errors": field_errors(exc, "body")}) from exc
+    await gw.redis.set(key, updated.model_dump_json())
     return updated

@@ -19,6 +19,13 @@ RULESETS: dict[str, ResolutionRuleset] = {
 }
 
 
+def register(ruleset: ResolutionRuleset) -> None:
+    """Add a ruleset that lives outside this package (a test's toy), under its ``name``."""
+    if ruleset.name in RULESETS:
+        raise ValueError(f"a ruleset named {ruleset.name!r} is already registered")
+    RULESETS[ruleset.name] = ruleset
+
+
 def ruleset_named(name: str) -> ResolutionRuleset:
     ruleset = RULESETS.get(name)
     if ruleset is None:

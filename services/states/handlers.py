@@ -7,7 +7,6 @@ record, so the reconciler re-arms what the record expects (``is_active`` / ``arm
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from services.states.interface import Context
@@ -108,8 +107,8 @@ async def on_states_check(
     marked = {str(s["in_combat"]) for s in states.values() if s and s.get("in_combat")}
     ended: set[str] = set()
     for combat_id in marked:
-        raw = await ctx.redis.get(ctx.keys.combat("turns", combat_id).view_of("turns"))
-        if raw is None or json.loads(raw).get("phase") == "ended":
+        view = await ctx.read_view(ctx.keys.combat("turns", combat_id))
+        if view is None or view.get("phase") == "ended":
             ended.add(combat_id)
     ruleset = ruleset_named(query.ruleset)
     answer = ruleset.check(states, query, room=env.room, ended_combats=ended, now_ms=now)

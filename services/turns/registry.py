@@ -19,6 +19,13 @@ RULESETS: dict[str, TurnsRuleset] = {
 }
 
 
+def register(ruleset: TurnsRuleset) -> None:
+    """Add a ruleset that lives outside this package (a test's toy), under its ``name``."""
+    if ruleset.name in RULESETS:
+        raise ValueError(f"a ruleset named {ruleset.name!r} is already registered")
+    RULESETS[ruleset.name] = ruleset
+
+
 def ruleset_named(name: str) -> TurnsRuleset:
     ruleset = RULESETS.get(name)
     if ruleset is not None:

@@ -2,15 +2,18 @@
 
 Every combat's state (in turns and in resolution) carries ``state["dice"]`` =
 ``{"seed", "commitment", "draws": {stream: count}}``. The services' handlers put it there and
-carry it through every decision, so a ruleset only reads it (:func:`stream_of`) and, after
-rolling, writes the draws back (:func:`keep_draws`). The seed is never shown until the combat
-ends: ``combat.started`` carries the commitment, ``combat.ended`` reveals the seed.
+carry it through every decision, so a ruleset only reads it (its typed state's :class:`Dice`:
+:meth:`Dice.stream`) and, after rolling, writes the draws back (:meth:`Dice.keep`). The seed
+is never shown until the combat ends: ``combat.started`` carries the commitment,
+``combat.ended`` reveals the seed.
 """
 
 from __future__ import annotations
 
 import copy
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from shared.dice.rolls import Roll
 from shared.dice.streams import SeededStream, commitment, new_seed
@@ -31,15 +34,23 @@ def known(seed: str) -> dict[str, Any]:
     return {"seed": seed, "commitment": commitment(seed), "draws": {}}
 
 
-def stream_of(state: State, name: str) -> SeededStream:
-    """The combat's stream ``name`` ("turns", "resolution"), where it stopped drawing."""
-    dice = state[DICE]
-    return SeededStream(str(dice["seed"]), name, int(dice["draws"].get(name, 0)))
+class Dice(BaseModel):
+    """``state["dice"]`` in a ruleset's typed state: the seed, its commitment, how far each
+    named stream ("turns", "resolution") has drawn."""
 
+    model_config = ConfigDict(extra="ignore")
 
-def keep_draws(state: State, stream: SeededStream) -> None:
-    """Remember how far ``stream`` has drawn (call it on the new state after rolling)."""
-    state[DICE]["draws"][stream.stream] = stream.draws
+    seed: str
+    commitment: str
+    draws: dict[str, int] = Field(default_factory=dict)
+
+    def stream(self, name: str) -> SeededStream:
+        """The combat's stream ``name``, where it stopped drawing."""
+        return SeededStream(self.seed, name, self.draws.get(name, 0))
+
+    def keep(self, stream: SeededStream) -> None:
+        """Remember how far ``stream`` has drawn (after rolling on it)."""
+        self.draws[stream.stream] = stream.draws
 
 
 def rolled(roll: Roll, *, roller: str | None, combat_id: str) -> Event:

@@ -13,10 +13,12 @@ from collections import Counter
 
 import pytest
 
-from tests.e2e.referee import JSON, Referee, of_type
+from tests.e2e.referee import Referee
+from tests.support.play import of_type
+from tests.support.sheets import JSON
 from tests.support.suite import Suite
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.e2e]
 
 TURN_SECONDS = 3
 

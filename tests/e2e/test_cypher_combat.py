@@ -8,64 +8,21 @@ from typing import Any
 import pytest
 
 from shared.errors import CATALOGUE
-from tests.e2e.referee import Community, Referee, error_of, expect, unique, verify_dice
+from tests.e2e.referee import HttpCommunity, Referee, verify_dice
+from tests.support.play import error_of, expect, start_in
+from tests.support.sheets import npc, pc
+from tests.support.steps import register_sheet
 
 pytestmark = [pytest.mark.e2e]
 
 JSON = dict[str, Any]
 
 
-def pc(name: str, *, might: int = 8, speed: int = 8, intellect: int = 8, **extra: Any) -> JSON:
-    return {
-        "name": name,
-        "ruleset": "cypher",
-        "kind": "pc",
-        "pools": {"might": might, "speed": speed, "intellect": intellect},
-        "edges": {"might": 1},
-        "tier": 1,
-        "effort": 1,
-        "armor": 1,
-        "attacks": [
-            {"name": "Espada", "damage": 5, "kind": "melee", "weapon": "slashing"},
-            {"name": "Arco", "damage": 4, "kind": "ranged", "range": "long", "ranged_kind": "bow"},
-        ],
-        **extra,
-    }
-
-
-def npc(name: str, *, level: int = 2, health: int = 6) -> JSON:
-    return {
-        "name": name,
-        "ruleset": "cypher",
-        "kind": "npc",
-        "level": level,
-        "health": health,
-        "armor": 0,
-        "attacks": [{"name": "Garra", "damage": 4}],
-    }
-
-
-async def register(community: Community, character: str, sheet: JSON) -> None:
-    expect(await community.client.put(f"/v1/characters/{character}", json=sheet), 200, 201)
-
-
-async def start(community: Community, attacker: str, defenders: list[str]) -> JSON:
-    body = {
-        "room": unique("room"),
-        "ruleset": "cypher",
-        "attacker": attacker,
-        "defenders": defenders,
-        "opening": {"kind": "challenge"},
-    }
-    combat: JSON = expect(await community.client.post("/v1/combats", json=body), 201).json()
-    return combat
-
-
 def attack(actor: str, target: str, weapon: str = "Espada", **fields: Any) -> JSON:
     return {"type": "cypher.attack", "actor": actor, "target": target, "attack": weapon, **fields}
 
 
-async def fight_to_the_end(community: Community, combat: JSON, weapons: dict[str, str]) -> JSON:
+async def fight_to_the_end(community: HttpCommunity, combat: JSON, weapons: dict[str, str]) -> JSON:
     """Everyone attacks the first opponent still standing, until ``combat.ended``."""
     cid = combat["id"]
     for _ in range(200):
@@ -86,7 +43,7 @@ async def fight_to_the_end(community: Community, combat: JSON, weapons: dict[str
     raise AssertionError(f"the combat did not end: {combat}")
 
 
-async def dice_verified(community: Community, cid: str) -> None:
+async def dice_verified(community: HttpCommunity, cid: str) -> None:
     dice = expect(await community.client.get(f"/v1/combats/{cid}/dice"), 200).json()
     assert dice["seed"] and dice["rolls"], dice
     await verify_dice(community, cid)
@@ -96,9 +53,9 @@ async def test_a_pc_against_an_npc_fights_to_the_end_and_its_dice_verify(
     referee: Referee,
 ) -> None:
     community = await referee.new_community()
-    await register(community, "ana", pc("Ana"))
-    await register(community, "orco", npc("Orco"))
-    combat = await start(community, "ana", ["orco"])
+    await register_sheet(community, "ana", pc("Ana"))
+    await register_sheet(community, "orco", npc("Orco"))
+    combat = await start_in(community, "cypher", "ana", ["orco"])
     assert combat["ruleset"] == "cypher" and combat["phase"] == "fighting"
     assert combat["round"] == 1 and set(combat["turn_order"]) == {"ana", "orco"}
     assert combat["participants"]["ana"]["pools"] == {"might": 8, "speed": 8, "intellect": 8}
@@ -115,9 +72,9 @@ async def test_a_pc_against_an_npc_fights_to_the_end_and_its_dice_verify(
 
 async def test_a_pc_against_a_pc_fights_to_the_end(referee: Referee) -> None:
     community = await referee.new_community()
-    await register(community, "ana", pc("Ana", might=6))
-    await register(community, "bruno", pc("Bruno", might=6, defense=1))
-    combat = await start(community, "ana", ["bruno"])
+    await register_sheet(community, "ana", pc("Ana", might=6))
+    await register_sheet(community, "bruno", pc("Bruno", might=6, defense=1))
+    combat = await start_in(community, "cypher", "ana", ["bruno"])
     ended = await fight_to_the_end(community, combat, {"ana": "Espada", "bruno": "Espada"})
     assert ended["result"]["winner"] in ("attackers", "defenders")
     loser = next(c for c, p in ended["participants"].items() if p["status"] == "down")
@@ -127,9 +84,9 @@ async def test_a_pc_against_a_pc_fights_to_the_end(referee: Referee) -> None:
 
 async def test_refusals_name_their_code_and_rule(referee: Referee) -> None:
     community = await referee.new_community()
-    await register(community, "ana", pc("Ana"))
-    await register(community, "bruno", pc("Bruno"))
-    combat = await start(community, "ana", ["bruno"])
+    await register_sheet(community, "ana", pc("Ana"))
+    await register_sheet(community, "bruno", pc("Bruno"))
+    combat = await start_in(community, "cypher", "ana", ["bruno"])
     cid = combat["id"]
     actor = combat["turn"]["actor"]
     other = "bruno" if actor == "ana" else "ana"
@@ -171,9 +128,9 @@ async def test_refusals_name_their_code_and_rule(referee: Referee) -> None:
 
 async def test_only_a_moderator_inflicts_special_damage(referee: Referee) -> None:
     community = await referee.new_community()
-    await register(community, "ana", pc("Ana"))
-    await register(community, "bruno", pc("Bruno"))
-    combat = await start(community, "ana", ["bruno"])
+    await register_sheet(community, "ana", pc("Ana"))
+    await register_sheet(community, "bruno", pc("Bruno"))
+    combat = await start_in(community, "cypher", "ana", ["bruno"])
     cid = combat["id"]
     frontend = referee.client(await community.key("frontend"))
     inflict = {"type": "cypher.inflict", "actor": "ana", "target": "bruno", "stunned": True}

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from shared.dice.streams import commitment
-from tests.e2e.referee import Referee, error_of, verify_dice
+from tests.e2e.referee import Referee, verify_dice
+from tests.support.play import error_of
 
 pytestmark = [pytest.mark.e2e]
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.referee import Community, Referee, error_of, unique
+from tests.e2e.referee import HttpCommunity, Referee
+from tests.support.play import error_of, unique
 
 pytestmark = [pytest.mark.e2e]
 
@@ -12,7 +13,7 @@ UNKNOWN_COMBAT = "c_" + "0" * 32
 
 
 @pytest.fixture(scope="module")
-async def fighting(referee: Referee) -> tuple[Community, str]:
+async def fighting(referee: Referee) -> tuple[HttpCommunity, str]:
     """A community and one of its combats where it is ana's turn (round 1)."""
     community = await referee.new_community()
     await community.register("ana", vel=6)
@@ -22,7 +23,7 @@ async def fighting(referee: Referee) -> tuple[Community, str]:
     return community, cid
 
 
-async def test_malformed_json_is_400(fighting: tuple[Community, str]) -> None:
+async def test_malformed_json_is_400(fighting: tuple[HttpCommunity, str]) -> None:
     community, cid = fighting
     headers = {"Content-Type": "application/json"}
     for path in ("/v1/combats", f"/v1/combats/{cid}/actions"):
@@ -31,7 +32,7 @@ async def test_malformed_json_is_400(fighting: tuple[Community, str]) -> None:
 
 
 async def test_a_missing_or_wrong_key_is_401(
-    referee: Referee, fighting: tuple[Community, str]
+    referee: Referee, fighting: tuple[HttpCommunity, str]
 ) -> None:
     _, cid = fighting
     for client in (referee.client(), referee.client("rk_not-a-key-of-anyone")):
@@ -54,7 +55,7 @@ async def test_a_missing_or_wrong_key_is_401(
 
 
 async def test_a_frontend_key_on_moderator_calls_is_403(
-    referee: Referee, fighting: tuple[Community, str]
+    referee: Referee, fighting: tuple[HttpCommunity, str]
 ) -> None:
     community, cid = fighting
     frontend = referee.client(await community.key("frontend"))
@@ -80,7 +81,7 @@ async def test_a_frontend_key_on_moderator_calls_is_403(
     assert annulled.json()["combat"]["result"]["reason"] == "annulled"
 
 
-async def test_an_unknown_combat_is_404(fighting: tuple[Community, str]) -> None:
+async def test_an_unknown_combat_is_404(fighting: tuple[HttpCommunity, str]) -> None:
     community, _ = fighting
     client = community.client
     for answer in (
@@ -94,7 +95,7 @@ async def test_an_unknown_combat_is_404(fighting: tuple[Community, str]) -> None
 
 
 async def test_a_schema_violation_is_422_with_the_field_path(
-    fighting: tuple[Community, str],
+    fighting: tuple[HttpCommunity, str],
 ) -> None:
     community, cid = fighting
     bad_start = {
@@ -130,7 +131,7 @@ async def test_a_schema_violation_is_422_with_the_field_path(
     ids=["es", "es-ES-preferred", "no-header", "en-preferred"],
 )
 async def test_a_rule_violation_names_its_rule_in_the_preferred_language(
-    fighting: tuple[Community, str], accept_language: str | None, message: str
+    fighting: tuple[HttpCommunity, str], accept_language: str | None, message: str
 ) -> None:
     community, cid = fighting
     headers = {"Accept-Language": accept_language} if accept_language else None
@@ -142,7 +143,7 @@ async def test_a_rule_violation_names_its_rule_in_the_preferred_language(
 
 
 async def test_an_unknown_character_cannot_start_a_combat(
-    fighting: tuple[Community, str],
+    fighting: tuple[HttpCommunity, str],
 ) -> None:
     community, _ = fighting
     room = unique("room")

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.referee import (
-    JSON,
-    Referee,
-    Sse,
-    of_type,
-    read_sse,
-    stream_position,
-)
+from tests.e2e.referee import Referee, read_sse, stream_position
+from tests.support.play import Sse, of_type
+from tests.support.sheets import JSON
 
 pytestmark = [pytest.mark.e2e]
 

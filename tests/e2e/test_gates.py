@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.referee import Referee, challenge_body, error_of, unique
+from tests.e2e.referee import Referee
+from tests.support.play import challenge_body, error_of, unique
 
 pytestmark = [pytest.mark.e2e]
 

@@ -7,14 +7,8 @@ import uuid
 
 import pytest
 
-from tests.e2e.referee import (
-    Referee,
-    challenge_body,
-    error_of,
-    expect,
-    of_type,
-    unique,
-)
+from tests.e2e.referee import Referee
+from tests.support.play import challenge_body, error_of, expect, of_type, unique
 
 pytestmark = [pytest.mark.e2e]
 

@@ -8,43 +8,16 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.referee import Community, Referee, error_of, expect, of_type, unique, verify_dice
+from tests.e2e.referee import HttpCommunity, Referee, verify_dice
+from tests.support.play import error_of, expect, of_type, unique
+from tests.support.sheets import samurai
 
 pytestmark = [pytest.mark.e2e]
 
 JSON = dict[str, Any]
 
 
-def samurai(name: str, **over: Any) -> JSON:
-    """Reflexes 1 (TN to be hit 10), a short wound table so that one or two hits end it."""
-    sheet: JSON = {
-        "name": name,
-        "ruleset": "l5r",
-        "rings": {"earth": 2, "air": 2, "water": 2, "fire": 2, "void": 2},
-        "traits": {"reflexes": 1, "agility": 3, "strength": 2},
-        "insight_rank": 1,
-        "skills": {"kenjutsu": 2, "defense": 1},
-        "armor_tn": 0,
-        "weapon": {"name": "katana", "skill": "kenjutsu", "damage": "3k2"},
-        "wounds": [
-            {"name": n, "up_to": up, "penalty": pen}
-            for n, up, pen in [
-                ("healthy", 4, 0),
-                ("nicked", 6, 3),
-                ("grazed", 8, 5),
-                ("hurt", 10, 10),
-                ("injured", 12, 15),
-                ("crippled", 14, 20),
-                ("down", 16, 40),
-                ("out", 18, 40),
-            ]
-        ],
-    }
-    sheet.update(over)
-    return sheet
-
-
-async def duel(referee: Referee) -> tuple[Community, str, str, str]:
+async def duel(referee: Referee) -> tuple[HttpCommunity, str, str, str]:
     community = await referee.new_community()
     ana, bruno = unique("ana"), unique("bruno")
     for cid, name in ((ana, "Kakita Ana"), (bruno, "Matsu Bruno")):
@@ -112,7 +85,7 @@ async def test_two_samurai_duel_to_the_end_and_the_dice_verify(referee: Referee)
     assert status["ruleset_status"]["l5r"]["void_max"] == 2
 
 
-async def first_turn(community: Community, cid: str, ana: str, bruno: str) -> tuple[str, str]:
+async def first_turn(community: HttpCommunity, cid: str, ana: str, bruno: str) -> tuple[str, str]:
     combat = await community.combat(cid)
     actor = combat["turn"]["actor"]
     return actor, (bruno if actor == ana else ana)

@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from tests.e2e.referee import Referee, error_of
+from tests.e2e.referee import Referee
+from tests.support.play import error_of
 
 pytestmark = [pytest.mark.e2e]
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.referee import JSON, Referee, Sse, error_of, expect, read_sse, unique
+from tests.e2e.referee import Referee, read_sse
+from tests.support.play import Sse, error_of, expect, unique
+from tests.support.sheets import JSON
 
 pytestmark = [pytest.mark.e2e]
 

@@ -15,7 +15,7 @@ from shared.domain import Decision, TimerRequest
 from shared.errors import RuleViolation
 from shared.keys import Keys
 from shared.messages import Envelope, Event, new_id, utcnow
-from shared.runtime import ServiceRuntime, ServiceSpec, State, Target
+from shared.runtime import RedisServiceRuntime, ServiceSpec, State, Target
 from tests.support.wait import eventually
 
 pytestmark = pytest.mark.integration
@@ -72,9 +72,9 @@ def command(combat_id: str, *, reply_to: str | None = None, **payload: Any) -> E
 
 
 @pytest.fixture
-async def runtime(bus: Bus, redis: Redis, namespace: str) -> ServiceRuntime:
+async def runtime(bus: Bus, redis: Redis, namespace: str) -> RedisServiceRuntime:
     keys = Keys(namespace)
-    return ServiceRuntime(spec(keys), redis=redis, bus=bus, keys=keys, retention_seconds=60)
+    return RedisServiceRuntime(spec(keys), redis=redis, bus=bus, keys=keys, retention_seconds=60)
 
 
 @pytest.fixture
@@ -94,7 +94,7 @@ async def events(bus: Bus) -> AsyncIterator[list[Envelope]]:
 
 
 async def test_a_command_is_committed_then_its_events_published(
-    runtime: ServiceRuntime, events: list[Envelope]
+    runtime: RedisServiceRuntime, events: list[Envelope]
 ) -> None:
     cmd = command("c1", n=5)
     await runtime.handle(cmd)
@@ -105,7 +105,7 @@ async def test_a_command_is_committed_then_its_events_published(
 
 
 async def test_a_redelivered_command_changes_nothing_twice(
-    runtime: ServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
+    runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
 ) -> None:
     cmd = command("c1", n=5)
     await runtime.handle(cmd)
@@ -118,7 +118,7 @@ async def test_a_redelivered_command_changes_nothing_twice(
 
 
 async def test_a_rule_violation_commits_nothing_and_answers_rejected(
-    runtime: ServiceRuntime, events: list[Envelope], namespace: str
+    runtime: RedisServiceRuntime, events: list[Envelope], namespace: str
 ) -> None:
     await runtime.handle(command("c1", n=-1))
     await eventually(lambda: len(events) == 1)
@@ -129,7 +129,7 @@ async def test_a_rule_violation_commits_nothing_and_answers_rejected(
 
 
 async def test_a_stale_if_match_is_rejected_as_version_mismatch(
-    runtime: ServiceRuntime, events: list[Envelope]
+    runtime: RedisServiceRuntime, events: list[Envelope]
 ) -> None:
     await runtime.handle(command("c1", n=1))
     await runtime.handle(command("c1", n=1, if_match=0))
@@ -138,8 +138,20 @@ async def test_a_stale_if_match_is_rejected_as_version_mismatch(
     assert events[1].payload["details"] == {"expected": 0, "actual": 1}
 
 
+async def test_a_stale_if_match_is_checked_before_the_rules(
+    runtime: RedisServiceRuntime, events: list[Envelope]
+) -> None:
+    """ARCHITECTURE.md step 5: a command that the rules would refuse and whose If-Match is
+    stale is a version mismatch (the loser of a race), not the rule's code."""
+    await runtime.handle(command("c1", n=1))
+    await runtime.handle(command("c1", n=-1, if_match=0))
+    await eventually(lambda: len(events) == 2)
+    assert events[1].payload["code"] == "version_mismatch"
+    assert events[1].payload["details"] == {"expected": 0, "actual": 1}
+
+
 async def test_a_timer_armed_by_a_commit_fires_once_as_a_command(
-    runtime: ServiceRuntime, bus: Bus
+    runtime: RedisServiceRuntime, bus: Bus
 ) -> None:
     fired: list[Envelope] = []
 
@@ -160,14 +172,14 @@ async def test_a_timer_armed_by_a_commit_fires_once_as_a_command(
 
 
 async def test_the_sweeper_publishes_what_a_dead_process_left_in_its_outbox(
-    runtime: ServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
+    runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
 ) -> None:
     keys = Keys(namespace)
     agg = keys.combat("turns", "c1")
     target = Target(agg, "c1")
     cmd = command("c1", n=3)
     decision = counter(cmd, None, target, 1)
-    await runtime.store.commit(agg, runtime._commit_of(cmd, target, 0, decision, 1))
+    await runtime.store.commit(agg, runtime.commits.build(cmd, target, 0, decision, 1, utcnow()))
     # ... and the process died here, before flushing its outbox.
     assert events == []
     assert await runtime.relay.sweep_once(older_than_ms=0) == 1
@@ -177,7 +189,7 @@ async def test_the_sweeper_publishes_what_a_dead_process_left_in_its_outbox(
 
 
 async def test_the_reconciler_rearms_a_timer_the_store_lost(
-    runtime: ServiceRuntime, redis: Redis, namespace: str
+    runtime: RedisServiceRuntime, redis: Redis, namespace: str
 ) -> None:
     await runtime.handle(command("c1", n=1, arm=True))
     await runtime.timers.cancel("c1:t1")  # lost (say, a Redis restart without AOF)
@@ -186,7 +198,7 @@ async def test_the_reconciler_rearms_a_timer_the_store_lost(
     assert await runtime.reconcile_once() == 0
 
 
-async def test_each_outcome_is_counted_for_the_metrics(runtime: ServiceRuntime) -> None:
+async def test_each_outcome_is_counted_for_the_metrics(runtime: RedisServiceRuntime) -> None:
     def count(outcome: str) -> float:
         labels = {"service": "turns", "type": "combat.act", "outcome": outcome}
         return REGISTRY.get_sample_value("referee_messages_total", labels) or 0.0

@@ -8,6 +8,7 @@ import pytest
 from redis.asyncio import Redis
 
 from shared.keys import Keys
+from shared.outbox_entry import CancelTimer
 from shared.store import AggregateStore, Commit, CommitStatus
 
 pytestmark = pytest.mark.integration
@@ -19,7 +20,7 @@ def commit(version: int, message_id: str, **kw: object) -> Commit:
         "state": {"n": version + 1},
         "message_id": message_id,
         "now_ms": 1_000,
-        "outbox": [{"k": "pub", "n": version}],
+        "outbox": [CancelTimer(f"t{version}")],
         "log": [json.dumps({"event": version})],
         "view": {"seen": version},
     }

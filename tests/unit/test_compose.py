@@ -25,6 +25,7 @@ COMPOSE_FILE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "deploy" / "Dockerfile"
 DEPLOY_README = ROOT / "deploy" / "README.md"
 PROCFILE = ROOT / "Procfile"
+RESPAWN = "deploy/respawn.py"
 MAKEFILE = ROOT / "Makefile"
 CI_RUN = ROOT / ".ci" / "run"
 PLUGIN = "rabbitmq_consistent_hash_exchange"
@@ -330,7 +331,9 @@ def test_procfile_has_exactly_the_four_processes() -> None:
     ("name", "module"), list(APPS.items()), ids=[f"procfile-{n}" for n in APPS]
 )
 def test_procfile_runs_an_existing_package(name: str, module: str) -> None:
-    assert shlex.split(procfile()[name]) == ["python", "-m", module]
+    """Each line runs its package under deploy/respawn.py, which restarts it if it dies."""
+    assert shlex.split(procfile()[name]) == ["python", RESPAWN, "python", "-m", module]
+    assert (ROOT / RESPAWN).is_file()
     package = ROOT.joinpath(*module.split("."))
     assert (package / "__init__.py").is_file(), f"{module} is not a package on disk"
 

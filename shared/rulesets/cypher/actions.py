@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import ConfigDict, Field, StrictBool, StringConstraints
 
 from shared.actions_base import CharacterId, _Action
+from shared.api_types import ApiModel, Float, Int
 
 Stat = Literal["might", "speed", "intellect"]
 
 
-class Circumstances(BaseModel):
+class Circumstances(ApiModel):
     """What moves an attack's difficulty, each with its seed heading (RULES.md section 3)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    distance_m: float = Field(1.0, ge=0, le=100000, description="metres (B-16)")
+    distance_m: Float = Field(1.0, ge=0, le=100000, description="metres (B-16)")
     cover: Literal["none", "partial", "full"] = "none"
     target_prone: StrictBool = False
     target_elevated: StrictBool = Field(False, description="B-13: one step for him")
@@ -36,7 +37,7 @@ class Circumstances(BaseModel):
     attacker_mounted: StrictBool = Field(False, description="moving mount or vehicle")
     off_balance: StrictBool = False
     off_balance_ignored: StrictBool = Field(False, description="a skill cancels it (RECORD)")
-    other_steps: int = Field(0, ge=-10, le=10, description="any other step the GM declares")
+    other_steps: Int = Field(0, ge=-10, le=10, description="any other step the GM declares")
 
 
 class CypherAttack(_Action):
@@ -64,7 +65,7 @@ class CypherAttack(_Action):
     target: CharacterId
     attack: Annotated[str, StringConstraints(min_length=1, max_length=80)]
     stat: Stat | None = Field(None, description="melee: might | speed; ranged: default speed")
-    effort: int = Field(0, ge=0, le=6, description="levels of Effort, each one step easier")
+    effort: Int = Field(0, ge=0, le=6, description="levels of Effort, each one step easier")
     circumstances: Circumstances = Field(default_factory=Circumstances)
 
 
@@ -74,7 +75,7 @@ class CypherMove(_Action):
 
     type: Literal["cypher.move"]
     distance: Literal["immediate", "short", "long"]
-    terrain_steps: int = Field(0, ge=0, le=6, description="terrain, obstacles (001 DISTANCIA)")
+    terrain_steps: Int = Field(0, ge=0, le=6, description="terrain, obstacles (001 DISTANCIA)")
     roll: StrictBool = Field(True, description="long move: the GM may waive the roll (B-21)")
 
 
@@ -83,9 +84,9 @@ class CypherGenericAction(_Action):
 
     type: Literal["cypher.action"]
     stat: Stat
-    difficulty: int = Field(0, ge=0, le=10)
-    minimum_spend: int = Field(0, ge=0, le=99, description="001 ACCIÓN: auto-fail below it")
-    effort: int = Field(0, ge=0, le=6)
+    difficulty: Int = Field(0, ge=0, le=10)
+    minimum_spend: Int = Field(0, ge=0, le=99, description="001 ACCIÓN: auto-fail below it")
+    effort: Int = Field(0, ge=0, le=6)
     physical: StrictBool = Field(True, description="needs physical movement (parálisis)")
     description: str = Field("", max_length=300)
 
@@ -123,16 +124,16 @@ class CypherInflict(_Action):
 
     type: Literal["cypher.inflict"]
     target: CharacterId
-    damage: int = Field(0, ge=0, le=99)
+    damage: Int = Field(0, ge=0, le=99)
     damage_type: Stat = "might"
     ignores_armor: StrictBool = True
-    track_steps: int = Field(0, ge=0, le=3)
-    dazed_rounds: int = Field(0, ge=0, le=10)
+    track_steps: Int = Field(0, ge=0, le=3)
+    dazed_rounds: Int = Field(0, ge=0, le=10)
     stunned: StrictBool = False
     paralysis: StrictBool | None = Field(None, description="true paralyses, false ends it")
-    poison_level: int | None = Field(None, ge=1, le=10, description="a Might defense roll")
-    poison_damage: int = Field(0, ge=0, le=99)
-    poison_steps: int = Field(0, ge=0, le=3)
+    poison_level: Int | None = Field(None, ge=1, le=10, description="a Might defense roll")
+    poison_damage: Int = Field(0, ge=0, le=99)
+    poison_steps: Int = Field(0, ge=0, le=3)
     poison_paralysis: StrictBool = False
     reason: str = Field("", max_length=300)
 

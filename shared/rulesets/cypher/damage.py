@@ -1,18 +1,43 @@
 """Damage, Armor, the cascade between pools and the damage track (seed 001 DAÑO, ARMADURA,
-INDICADOR), and Effort's cost (B-7). Pure functions on plain dicts of pools."""
+INDICADOR), and Effort's cost (B-7). Pure functions on :class:`Pools` (frozen)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from enum import StrEnum
+from typing import Any, Final
 
-STATS: Final = ("might", "speed", "intellect")
-TRACK: Final = ("unhurt", "impaired", "debilitated", "dead")
+from shared.rulesets.cypher.sheet import Pools, Stat
+
+STATS: Final[tuple[Stat, Stat, Stat]] = ("might", "speed", "intellect")
 DEAD_STEP: Final = 3
 
 ARMOR_CATEGORIES: Final = {"light": 1, "medium": 2, "heavy": 3}
 
-Pools = dict[str, int]
+
+class Track(StrEnum):
+    """001 INDICADOR: the damage track's steps, unhurt (ileso), impaired (lesionado),
+    debilitated (incapacitado), dead (muerto)."""
+
+    UNHURT = "unhurt"
+    IMPAIRED = "impaired"
+    DEBILITATED = "debilitated"
+    DEAD = "dead"
+
+
+TRACK: Final = tuple(Track)
+
+
+@dataclass(frozen=True)
+class PoolMove:
+    """One pool a blow touched in the cascade (B-4): its points before and after."""
+
+    pool: Stat
+    before: int
+    after: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"pool": self.pool, "before": self.before, "after": self.after}
 
 
 def total_armor(*sources: int) -> int:
@@ -29,37 +54,35 @@ def armor_applied(damage: int, armor: int, damage_type: str, *, ignores_armor: b
     return max(0, damage - armor)
 
 
-def cascade_order(damage_type: str) -> list[str]:
+def cascade_order(damage_type: str) -> list[Stat]:
     """B-4: the damaged pool first, then Might -> Speed -> Intellect, each once."""
-    return [damage_type, *[s for s in STATS if s != damage_type]]
+    return [*[s for s in STATS if s == damage_type], *[s for s in STATS if s != damage_type]]
 
 
-def apply_damage(
-    pools: Pools, amount: int, damage_type: str
-) -> tuple[Pools, list[dict[str, int | str]]]:
+def apply_damage(pools: Pools, amount: int, damage_type: str) -> tuple[Pools, list[PoolMove]]:
     """001 DAÑO (cascade), B-4: the damage goes to its pool; what a pool at 0 cannot take
     goes on to the next pool in :func:`cascade_order` that is above 0; what is left when
     every pool is 0 is lost. Returns the new pools and one entry per pool touched."""
-    after = dict(pools)
+    after = pools.model_dump()
     left = amount
-    moves: list[dict[str, int | str]] = []
+    moves: list[PoolMove] = []
     for stat in cascade_order(damage_type):
         if left <= 0:
             break
         taken = min(after[stat], left)
         if taken > 0:
-            moves.append({"pool": stat, "before": after[stat], "after": after[stat] - taken})
+            moves.append(PoolMove(stat, after[stat], after[stat] - taken))
             after[stat] -= taken
             left -= taken
-    return after, moves
+    return Pools(**after), moves
 
 
 def track_step(pools: Pools, special_steps: int) -> int:
     """B-5, B-6: the step = pools at 0 + special-damage steps, capped at 3 (dead)."""
-    return min(DEAD_STEP, sum(1 for s in STATS if pools[s] <= 0) + special_steps)
+    return min(DEAD_STEP, sum(1 for s in STATS if pools.of(s) <= 0) + special_steps)
 
 
-def track_name(step: int) -> str:
+def track_name(step: int) -> Track:
     """001 INDICADOR: unhurt (ileso), impaired (lesionado), debilitated (incapacitado),
     dead (muerto)."""
     return TRACK[min(DEAD_STEP, max(0, step))]
@@ -85,20 +108,20 @@ class Recovery:
     wasted: int
 
 
-def recover(pools: Pools, maxima: Pools, points: int, order: list[str]) -> Recovery:
+def recover(pools: Pools, maxima: Pools, points: int, order: list[Stat]) -> Recovery:
     """001 RECUPERAR: the points spread as the player likes (here: ``order``, each pool
     filled up to its maximum before the next); a pool never goes above its maximum."""
-    after = dict(pools)
+    after = pools.model_dump()
     applied: dict[str, int] = {}
     left = points
     for stat in [*order, *[s for s in STATS if s not in order]]:
-        room = max(0, maxima[stat] - after[stat])
+        room = max(0, maxima.of(stat) - after[stat])
         given = min(room, left)
         if given:
             applied[stat] = applied.get(stat, 0) + given
             after[stat] += given
             left -= given
-    return Recovery(points, applied, after, left)
+    return Recovery(points, applied, Pools(**after), left)
 
 
 def effect_of(natural: int, *, impaired: bool) -> str | None:

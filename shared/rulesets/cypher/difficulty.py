@@ -14,7 +14,7 @@ from typing import Any, Final, Literal
 
 from shared.errors import RuleViolation
 from shared.rulesets.cypher.actions import Circumstances
-from shared.rulesets.cypher.sheet import RANGE_ORDER, Attack, CypherSheet
+from shared.rulesets.cypher.sheet import RANGE_ORDER, Attack, CypherSheet, Stat
 
 MAX_DIFFICULTY: Final = 10
 IMMEDIATE_M: Final = 3.0
@@ -60,7 +60,7 @@ def clamp(difficulty: int) -> int:
     return max(0, min(MAX_DIFFICULTY, difficulty))
 
 
-def attack_stat(attack: Attack, stat: str | None) -> str:
+def attack_stat(attack: Attack, stat: Stat | None) -> Stat:
     """001 ATACAR: melee is Might or Speed at the player's choice (Intellect refused);
     ranged is Speed unless declared (an arcane attack may be Intellect, RECORD)."""
     if attack.kind == "melee":

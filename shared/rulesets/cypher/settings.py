@@ -3,15 +3,17 @@ started with."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import ConfigDict, Field, StrictBool
+
+from shared.api_types import ApiModel, Int
 
 
-class CypherSettings(BaseModel):
+class CypherSettings(ApiModel):
     """cypher readings RULES.md 6.2 marks config (seed 001)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    day_boundary_minutes: int = Field(
+    day_boundary_minutes: Int = Field(
         0, ge=0, le=1439, description="cypher B-9: when the day's rests start again (UTC minutes)"
     )
     literal_low_light: StrictBool = Field(

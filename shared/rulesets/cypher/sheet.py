@@ -9,9 +9,11 @@ attacks: damage is always a fixed amount defined by the attack (001 DAÑO).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic import ConfigDict, Field, StrictBool, model_validator
+
+from shared.api_types import ApiModel, Int
 
 Stat = Literal["might", "speed", "intellect"]
 RangeCategory = Literal["immediate", "short", "long"]
@@ -22,16 +24,16 @@ RangedKind = Literal["thrown", "bow", "crossbow", "blowgun", "firearm", "energy"
 RANGE_ORDER: dict[str, int] = {"immediate": 0, "short": 1, "long": 2}
 
 
-class _Model(BaseModel):
+class _Model(ApiModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Pools(_Model):
     """*Reservas* of Might (*Vigor*), Speed (*Velocidad*) and Intellect (*Intelecto*)."""
 
-    might: int = Field(ge=0, le=99)
-    speed: int = Field(ge=0, le=99)
-    intellect: int = Field(ge=0, le=99)
+    might: Int = Field(ge=0, le=99)
+    speed: Int = Field(ge=0, le=99)
+    intellect: Int = Field(ge=0, le=99)
 
     def of(self, stat: str) -> int:
         return int(getattr(self, stat))
@@ -40,9 +42,9 @@ class Pools(_Model):
 class Edges(_Model):
     """Edge per stat: lowers the cost of Effort on that stat (external Cypher rules, B-7)."""
 
-    might: int = Field(0, ge=0, le=6)
-    speed: int = Field(0, ge=0, le=6)
-    intellect: int = Field(0, ge=0, le=6)
+    might: Int = Field(0, ge=0, le=6)
+    speed: Int = Field(0, ge=0, le=6)
+    intellect: Int = Field(0, ge=0, le=6)
 
 
 class Skill(_Model):
@@ -59,19 +61,19 @@ class Poison(_Model):
     defense roll at ``level`` (B-24); failing it, he takes ``damage`` Might points (no Armor),
     moves ``steps`` down the damage track, and is paralysed if ``paralysis``."""
 
-    level: int = Field(ge=1, le=10)
-    damage: int = Field(0, ge=0, le=99)
-    steps: int = Field(0, ge=0, le=3)
+    level: Int = Field(ge=1, le=10)
+    damage: Int = Field(0, ge=0, le=99)
+    steps: Int = Field(0, ge=0, le=3)
     paralysis: StrictBool = False
 
 
 class Special(_Model):
     """Special damage of an attack that hits (001 DAÑO ESPECIAL)."""
 
-    dazed_rounds: int = Field(0, ge=0, le=10, description="desorientado: one step harder (B-18)")
+    dazed_rounds: Int = Field(0, ge=0, le=10, description="desorientado: one step harder (B-18)")
     stunned: StrictBool = Field(False, description="aturdido: loses his next turn (B-15)")
     paralysis: StrictBool = Field(False, description="parálisis: cannot move (E_PARALYZED)")
-    track_steps: int = Field(0, ge=0, le=3, description="automatic steps down (001 DAÑO)")
+    track_steps: Int = Field(0, ge=0, le=3, description="automatic steps down (001 DAÑO)")
     poison: Poison | None = None
 
 
@@ -80,7 +82,7 @@ class Attack(_Model):
     ALCANCE), the pool it damages (001 DAÑO types) and the flags of the water rules."""
 
     name: str = Field(min_length=1, max_length=80)
-    damage: int = Field(ge=0, le=99)
+    damage: Int = Field(ge=0, le=99)
     kind: Literal["melee", "ranged"] = "melee"
     range: RangeCategory = Field(
         "immediate", description="the farthest category it reaches (melee: immediate)"
@@ -108,14 +110,14 @@ class CypherSheet(_Model):
     pools: Pools | None = Field(None, description="PC only: maximum pools")
     current: Pools | None = Field(None, description="PC only: pools now, if below maximum")
     edges: Edges = Field(default_factory=Edges)
-    tier: int = Field(1, ge=1, le=6, description="rango: recovery 1d6 + tier")
-    effort: int = Field(1, ge=0, le=6, description="Effort levels he may declare")
-    defense: int | None = Field(
+    tier: Int = Field(1, ge=1, le=6, description="rango: recovery 1d6 + tier")
+    effort: Int = Field(1, ge=0, le=6, description="Effort levels he may declare")
+    defense: Int | None = Field(
         None, ge=0, le=10, description="PC: difficulty of attacks on him (default: tier)"
     )
-    level: int | None = Field(None, ge=1, le=10, description="NPC: target number 3 x level")
-    health: int | None = Field(None, ge=1, le=999, description="NPC: health")
-    armor: int = Field(0, ge=0, le=20, description="additive, no cap (B-17)")
+    level: Int | None = Field(None, ge=1, le=10, description="NPC: target number 3 x level")
+    health: Int | None = Field(None, ge=1, le=999, description="NPC: health")
+    armor: Int = Field(0, ge=0, le=20, description="additive, no cap (B-17)")
     skills: list[Skill] = Field(default_factory=list, max_length=64)
     attacks: Annotated[list[Attack], Field(default_factory=list, max_length=32)]
     aquatic: StrictBool = Field(False, description="ignores the water modifiers")
@@ -173,6 +175,11 @@ class CypherSheet(_Model):
         if len(set(names)) != len(names):
             raise ValueError("attack names are unique")
         return self
+
+    def as_given(self) -> dict[str, Any]:
+        """The sheet's JSON form with the fields it was given only (no defaults added): how
+        a combat state keeps its snapshot."""
+        return self.model_dump(mode="json", exclude_unset=True)
 
     def attack(self, name: str) -> Attack | None:
         return next((a for a in self.attacks if a.name == name), None)

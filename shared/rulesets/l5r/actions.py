@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from shared.actions_base import CharacterId, _Action
+from shared.api_types import ApiModel, Bool, Float, Int
 
 Stance = Literal["attack", "full_attack", "full_defense"]
 VoidOnRoll = Literal["mejora_die", "mejora_rank", "mejora_raise", "persistencia"]
@@ -48,28 +49,28 @@ class L5rFullDefense(_Action):
     type: Literal["l5r.full_defense"]
 
 
-class Protect(BaseModel):
+class Protect(ApiModel):
     """Proteger (C-25): +5 to the ally's TN against the target per raise, next round."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     ally: CharacterId
-    raises: int = Field(1, ge=1, le=10)
+    raises: Int = Field(1, ge=1, le=10)
 
 
-class CombatRaises(BaseModel):
+class CombatRaises(ApiModel):
     """Aumentos en combate: what the raises buy (costs: 004 lines 110-116)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    damage: int = Field(0, ge=0, le=10, description="Incrementar el daño (C-24)")
+    damage: Int = Field(0, ge=0, le=10, description="Incrementar el daño (C-24)")
     called_shot: Location | None = Field(None, description="Ataque localizado: 1 / 2 / 2 / 3")
-    knockdown: bool = Field(False, description="Derribar: 3 raises (C-22)")
-    disarm: bool = Field(False, description="Desarmar: 3 raises, melee only (C-23)")
-    feint: bool = Field(False, description="Finta: 1 raise, no damage (T004-23)")
-    extra_attack: bool = Field(False, description="Ataque adicional: 4 raises (C-21)")
+    knockdown: Bool = Field(False, description="Derribar: 3 raises (C-22)")
+    disarm: Bool = Field(False, description="Desarmar: 3 raises, melee only (C-23)")
+    feint: Bool = Field(False, description="Finta: 1 raise, no damage (T004-23)")
+    extra_attack: Bool = Field(False, description="Ataque adicional: 4 raises (C-21)")
     protect: Protect | None = Field(None, description="Proteger (C-25)")
-    lower_tn: int = Field(0, ge=0, le=10, description="raises with no effect (+5 TN each)")
+    lower_tn: Int = Field(0, ge=0, le=10, description="raises with no effect (+5 TN each)")
 
 
 class L5rAttack(_Action):
@@ -97,7 +98,7 @@ class L5rAttack(_Action):
     void: list[VoidOnRoll] = Field(
         default_factory=list, max_length=4, description="Void spent on this roll (one use, C-4)"
     )
-    stand_up: bool = Field(False, description="prone in Full Attack: stand and attack (C-31)")
+    stand_up: Bool = Field(False, description="prone in Full Attack: stand and attack (C-31)")
 
 
 class L5rMove(_Action):
@@ -105,7 +106,7 @@ class L5rMove(_Action):
 
     type: Literal["l5r.move"]
     mode: Literal["move", "run"] = "move"
-    meters: float = Field(gt=0, le=1000)
+    meters: Float = Field(gt=0, le=1000)
 
 
 class L5rVoid(_Action):
@@ -166,8 +167,8 @@ class L5rComplex(_Action):
         ]
         | None
     ) = None
-    tn: int | None = Field(None, ge=0, le=200)
-    raises: int = Field(0, ge=0, le=10)
+    tn: Int | None = Field(None, ge=0, le=200)
+    raises: Int = Field(0, ge=0, le=10)
     category: Literal["complex", "special", "ride"] = "complex"
     void: list[VoidOnRoll] = Field(default_factory=list, max_length=4)
 
@@ -191,7 +192,7 @@ class L5rPass(_Action):
     """End the turn; ``delay``: act later this round (Paso 2, delay)."""
 
     type: Literal["l5r.pass"]
-    delay: bool = False
+    delay: Bool = False
 
 
 class L5rFlee(_Action):

@@ -6,23 +6,25 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from shared.api_types import ApiModel, Int
 
 
-class L5rSettings(BaseModel):
+class L5rSettings(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
     alentar_scope: Literal["day", "combat"] = Field(
         "day", description="C-5: the Alentar cap (the recipient's Void ring) per day or combat"
     )
-    tn_reflexes_multiplier: int = Field(
+    tn_reflexes_multiplier: Int = Field(
         5, ge=0, le=20, description="C-27: TN to be hit = Reflexes x this + base + armour"
     )
-    tn_base: int = Field(5, ge=0, le=50, description="C-27: the TN's constant")
+    tn_base: Int = Field(5, ge=0, le=50, description="C-27: the TN's constant")
     damage_raises: Literal["alternate", "rolled_only"] = Field(
         "alternate",
         description="C-24: n damage raises add +ceil(n/2)k floor(n/2) (alternate) or +n k0",
     )
-    horsemanship_for_stances: int = Field(
+    horsemanship_for_stances: Int = Field(
         3, ge=0, le=10, description="C-17: Horsemanship rank for Full Attack / Defense mounted"
     )

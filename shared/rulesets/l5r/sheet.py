@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
+from enum import StrEnum
 from typing import Annotated, Final, Literal
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     StringConstraints,
@@ -23,8 +24,10 @@ from pydantic import (
     model_validator,
 )
 
+from shared.api_types import ApiModel, Bool, Int
+
 Name = Annotated[str, StringConstraints(min_length=1, max_length=80, strip_whitespace=True)]
-Rating = Annotated[int, Field(ge=1, le=10)]
+Rating = Annotated[Int, Field(ge=1, le=10)]
 XKY: Final = re.compile(r"^(\d{1,2})k(\d{1,2})$")
 
 WOUND_RANK_NAMES: Final = (
@@ -40,11 +43,27 @@ WOUND_RANK_NAMES: Final = (
 DEFAULT_PENALTIES: Final = (0, 3, 5, 10, 15, 20, 40, 40)
 """C-7: L5R's penalties of Healthy, Nicked, Grazed, Hurt, Injured, Crippled, Down (+40);
 Out cannot act at all."""
-FALLEN: Final = frozenset({"down", "out", "dead"})
+
+
+class WoundRank(StrEnum):
+    """C-7: the wound ranks in order, and dead past the last (Out)."""
+
+    HEALTHY = "healthy"
+    NICKED = "nicked"
+    GRAZED = "grazed"
+    HURT = "hurt"
+    INJURED = "injured"
+    CRIPPLED = "crippled"
+    DOWN = "down"
+    OUT = "out"
+    DEAD = "dead"
+
+
+FALLEN: Final = frozenset({WoundRank.DOWN, WoundRank.OUT, WoundRank.DEAD})
 """Golpe final (004 lines 23-25): the ranks that take a combatant out of the fight."""
 
 
-class L5rRings(BaseModel):
+class L5rRings(ApiModel):
     """Anillos: Tierra, Aire, Agua, Fuego, Vacío (Water moves, 004 Mover; Void is the pool)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -56,7 +75,7 @@ class L5rRings(BaseModel):
     void: Rating
 
 
-class L5rTraits(BaseModel):
+class L5rTraits(ApiModel):
     """Rasgos: the trait of a trait/skill roll keeps its dice (C-2)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -71,7 +90,7 @@ class L5rTraits(BaseModel):
     intelligence: Rating = 2
 
 
-class L5rWeapon(BaseModel):
+class L5rWeapon(ApiModel):
     """The weapon: its skill (rolled with Agility in melee, Reflexes at range) and damage XkY."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -79,7 +98,7 @@ class L5rWeapon(BaseModel):
     name: Name = "katana"
     skill: Name = "kenjutsu"
     damage: str = Field("3k2", description="roll-and-keep damage, XkY (C-1)")
-    ranged: bool = False
+    ranged: Bool = False
 
     @field_validator("damage")
     @classmethod
@@ -95,15 +114,15 @@ class L5rWeapon(BaseModel):
         return int(m[1]), int(m[2])
 
 
-class L5rWoundRank(BaseModel):
+class L5rWoundRank(ApiModel):
     """One wound rank: it holds wounds up to ``up_to`` (cumulative); ``penalty`` is subtracted
     from rolls and initiative (004 Paso 1)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: Literal["healthy", "nicked", "grazed", "hurt", "injured", "crippled", "down", "out"]
-    up_to: int = Field(ge=1, le=1000)
-    penalty: int = Field(ge=0, le=100)
+    up_to: Int = Field(ge=1, le=1000)
+    penalty: Int = Field(ge=0, le=100)
 
 
 def default_wounds(earth: int) -> list[L5rWoundRank]:
@@ -118,7 +137,7 @@ def default_wounds(earth: int) -> list[L5rWoundRank]:
     return ranks
 
 
-class L5rSheet(BaseModel):
+class L5rSheet(ApiModel):
     """An l5r character (seed 004)."""
 
     model_config = ConfigDict(
@@ -145,22 +164,22 @@ class L5rSheet(BaseModel):
     ruleset: Literal["l5r"]
     rings: L5rRings
     traits: L5rTraits = Field(default_factory=L5rTraits)
-    insight_rank: int = Field(1, ge=1, le=10, description="Rango de reconocimiento (Paso 1)")
-    skills: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], int] = Field(
+    insight_rank: Int = Field(1, ge=1, le=10, description="Rango de reconocimiento (Paso 1)")
+    skills: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Int] = Field(
         default_factory=dict, description="skill -> rank 0..10; no rank: unskilled (Aumentos)"
     )
-    void_points: int | None = Field(
+    void_points: Int | None = Field(
         None, ge=0, le=10, description="Void points now (Vacío); none: a full pool (Void ring)"
     )
     wounds: list[L5rWoundRank] | None = Field(
         None, description="wound ranks in order (C-7); none: the L5R table from Earth"
     )
-    armor_tn: int = Field(0, ge=0, le=50, description="the armour's bonus to the TN (C-27)")
+    armor_tn: Int = Field(0, ge=0, le=50, description="the armour's bonus to the TN (C-27)")
     weapon: L5rWeapon = Field(default_factory=L5rWeapon)
     riding_techniques: list[Name] = Field(
         default_factory=list, description="techniques that allow Full Attack / Defense mounted"
     )
-    mounted: bool = Field(False, description="enters the combat on horseback (Montar a caballo)")
+    mounted: Bool = Field(False, description="enters the combat on horseback (Montar a caballo)")
 
     @field_validator("skills")
     @classmethod
@@ -190,9 +209,9 @@ class L5rSheet(BaseModel):
         return list(self.wounds) if self.wounds is not None else default_wounds(self.rings.earth)
 
 
-def wound_rank(wounds: int, table: list[dict[str, int | str]]) -> tuple[str, int]:
+def wound_rank(wounds: int, table: Sequence[L5rWoundRank]) -> tuple[WoundRank, int]:
     """C-7: the rank that holds ``wounds`` and its penalty; past the last (Out): dead."""
     for rank in table:
-        if wounds <= int(rank["up_to"]):
-            return str(rank["name"]), int(rank["penalty"])
-    return "dead", int(table[-1]["penalty"]) if table else 0
+        if wounds <= rank.up_to:
+            return WoundRank(rank.name), rank.penalty
+    return WoundRank.DEAD, table[-1].penalty if table else 0

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictBool, StringConstraints
 
 from shared.actions_base import CharacterId, SkillName, Square, _Action
+from shared.api_types import Int
 
 
 class SkillAction(_Action):
@@ -20,7 +21,7 @@ class SkillAction(_Action):
     type: Literal["skill"]
     skill: SkillName
     targets: list[CharacterId | Square] = Field(default_factory=list, max_length=16)
-    use_number: int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
+    use_number: Int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
     weapons: list[SkillName] = Field(
         default_factory=list,
         max_length=2,
@@ -38,7 +39,7 @@ class ReactAction(_Action):
     action_id: Annotated[str, StringConstraints(pattern=r"^a_[0-9a-f]{32}$")]
     skill: SkillName | None = None
     resist: StrictBool = False
-    use_number: int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
+    use_number: Int | None = Field(None, ge=1, le=1000, description="umh 2.3.1.2")
     to: Square | None = Field(None, description="an evasion's destination square (umh 8.2.1)")
     redirect_to: CharacterId | None = Field(
         None, description="a reflection sends the skill to this opponent (umh 8.2.5.2)"

@@ -9,7 +9,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StrictBool, StringConstraints, model_validator
+
+from shared.api_types import ApiModel, Float, Int
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=80, strip_whitespace=True)]
 
@@ -134,40 +136,40 @@ class Height(StrEnum):
     VOLADORA = "voladora"
 
 
-class _Strict(BaseModel):
+class _Strict(ApiModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Stats(_Strict):
-    vit: int = Field(ge=1, le=10_000_000, description="VIT, hit points inside a combat")
-    vel: float = Field(ge=0, le=1000, description="VEL, total speed (umh 2.2, 2.3.2)")
-    ref: float = Field(ge=0, le=1000, description="REF, reflexes (umh 7.1.1.2)")
-    vol: int = Field(ge=0, le=1000, description="VOL, will (umh 2.6.2)")
-    fue: int = Field(ge=0, le=10_000_000, description="FUE, strength")
-    rank: int = Field(ge=0, le=100, description="rank of the character (umh 4.4.4)")
-    vigor: int = Field(ge=0, le=1000, description="vigor points (umh 4.1.4)")
+    vit: Int = Field(ge=1, le=10_000_000, description="VIT, hit points inside a combat")
+    vel: Float = Field(ge=0, le=1000, description="VEL, total speed (umh 2.2, 2.3.2)")
+    ref: Float = Field(ge=0, le=1000, description="REF, reflexes (umh 7.1.1.2)")
+    vol: Int = Field(ge=0, le=1000, description="VOL, will (umh 2.6.2)")
+    fue: Int = Field(ge=0, le=10_000_000, description="FUE, strength")
+    rank: Int = Field(ge=0, le=100, description="rank of the character (umh 4.4.4)")
+    vigor: Int = Field(ge=0, le=1000, description="vigor points (umh 4.1.4)")
 
 
 class Resistance(_Strict):
     """Passive resistance with its hardness (umh 9.3, 9.6)."""
 
-    value: int = Field(0, ge=0, le=10_000_000)
+    value: Int = Field(0, ge=0, le=10_000_000)
     hardness: Hardness | None = None
 
 
 class Area(_Strict):
     shape: AreaShape
-    size: int = Field(ge=1, le=100)
+    size: Int = Field(ge=1, le=100)
 
 
 class IndirectEffect(_Strict):
     kind: Literal["indirect"]
     type: IndirectType
-    amount: int | None = Field(None, ge=0, le=10_000_000, description="fixed amount per action")
-    percent: float | None = Field(
+    amount: Int | None = Field(None, ge=0, le=10_000_000, description="fixed amount per action")
+    percent: Float | None = Field(
         None, gt=0, le=100, description="percent of the direct damage received (umh 11.2.2)"
     )
-    actions: int = Field(ge=1, le=1000)
+    actions: Int = Field(ge=1, le=1000)
 
     @model_validator(mode="after")
     def _amount_or_percent(self) -> IndirectEffect:
@@ -179,13 +181,13 @@ class IndirectEffect(_Strict):
 class ControlEffect(_Strict):
     kind: Literal["control"]
     type: ControlType
-    actions: int = Field(ge=1, le=1000)
+    actions: Int = Field(ge=1, le=1000)
 
 
 class StateEffect(_Strict):
     kind: Literal["state"]
     type: StateType
-    actions: int | None = Field(None, ge=1, le=1000, description="None: until removed")
+    actions: Int | None = Field(None, ge=1, le=1000, description="None: until removed")
 
 
 class BoosterEffect(_Strict):
@@ -193,8 +195,8 @@ class BoosterEffect(_Strict):
 
     kind: Literal["booster"]
     nature: Nature
-    percent: float = Field(gt=0, le=1000)
-    actions: int = Field(ge=1, le=1000)
+    percent: Float = Field(gt=0, le=1000)
+    actions: Int = Field(ge=1, le=1000)
 
 
 class ReductionEffect(_Strict):
@@ -202,16 +204,16 @@ class ReductionEffect(_Strict):
 
     kind: Literal["reduction"]
     nature: Nature | Literal["general"] = "general"
-    percent: float = Field(gt=0, le=100)
-    actions: int = Field(ge=1, le=1000)
+    percent: Float = Field(gt=0, le=100)
+    actions: Int = Field(ge=1, le=1000)
 
 
 class RegenerationEffect(_Strict):
     """VIT regained at the end of each of the target's own turns (umh 2.3.6)."""
 
     kind: Literal["regeneration"]
-    amount: int = Field(ge=1, le=10_000_000)
-    actions: int = Field(ge=1, le=1000)
+    amount: Int = Field(ge=1, le=10_000_000)
+    actions: Int = Field(ge=1, le=1000)
 
 
 Effect = Annotated[
@@ -229,9 +231,9 @@ class PostCombat(_Strict):
     """What a post-combat skill does to a defeated rival (umh 4.1.2, 4.1.3, 4.5.1)."""
 
     kind: Literal["vigor", "state", "imprison"]
-    vigor: int = Field(0, ge=0, le=100, description="vigor points removed (kind vigor)")
+    vigor: Int = Field(0, ge=0, le=100, description="vigor points removed (kind vigor)")
     state: str | None = Field(None, max_length=80, description="the post-combat state (kind state)")
-    seconds: int | None = Field(None, ge=1, le=30 * 86400, description="how long it lasts")
+    seconds: Int | None = Field(None, ge=1, le=30 * 86400, description="how long it lasts")
     stacks: StrictBool = Field(
         False, description="umh 4.1.2: may be applied with another such effect"
     )
@@ -250,8 +252,8 @@ class Weapon(_Strict):
     """A weapon and its ARMA stat (umh 12)."""
 
     name: Name
-    tier: int = Field(ge=0, le=20)
-    arma: int = Field(ge=0, le=10_000_000, description="the ARMA stat")
+    tier: Int = Field(ge=0, le=20)
+    arma: Int = Field(ge=0, le=10_000_000, description="the ARMA stat")
     weapon_class: WeaponClass = Field(alias="class")
     unique: StrictBool = Field(
         False, description="umh 12.4: has unique skills or effects of its own"
@@ -263,35 +265,35 @@ class Weapon(_Strict):
 
 class Skill(_Strict):
     name: Name
-    tier: int = Field(ge=0, le=20)
-    pa: int = Field(ge=0, le=1000, description="PA cost (umh 3.1.2)")
+    tier: Int = Field(ge=0, le=20)
+    pa: Int = Field(ge=0, le=1000, description="PA cost (umh 3.1.2)")
     type: SkillType
     defense_kind: DefenseKind | None = None
     natures: list[Nature] = Field(min_length=1, max_length=8)
-    damage: int = Field(0, ge=0, le=10_000_000)
-    hits: int = Field(1, ge=1, le=50, description="impacts of a combo (umh 8.1.1.1.1)")
-    reach: int = Field(1, ge=0, le=1000, description="squares; 0 = own (umh 5.1.1)")
+    damage: Int = Field(0, ge=0, le=10_000_000)
+    hits: Int = Field(1, ge=1, le=50, description="impacts of a combo (umh 8.1.1.1.1)")
+    reach: Int = Field(1, ge=0, le=1000, description="squares; 0 = own (umh 5.1.1)")
     area: Area | None = None
-    cooldown_rounds: int = Field(0, ge=0, le=1000, description="TR (umh 2.3.4)")
-    uses_per_combat: int | None = Field(None, ge=0, le=1000)
-    uses_per_week: int | None = Field(None, ge=0, le=1000, description="umh 2.3.4.2")
-    ignore_defense_pct: float = Field(0, ge=0, le=100, description="umh 9.2.3")
+    cooldown_rounds: Int = Field(0, ge=0, le=1000, description="TR (umh 2.3.4)")
+    uses_per_combat: Int | None = Field(None, ge=0, le=1000)
+    uses_per_week: Int | None = Field(None, ge=0, le=1000, description="umh 2.3.4.2")
+    ignore_defense_pct: Float = Field(0, ge=0, le=100, description="umh 9.2.3")
     pierces_defense: StrictBool = Field(False, description="umh 9.2.2")
     ignores_hardness: Hardness | None = Field(None, description="umh 9.3.5")
-    defense: int = Field(0, ge=0, le=10_000_000, description="a defensive skill's defense")
+    defense: Int = Field(0, ge=0, le=10_000_000, description="a defensive skill's defense")
     all_angles: StrictBool = Field(False, description="umh 7.1.3.1")
-    ref_required: float = Field(0, ge=0, le=1000)
+    ref_required: Float = Field(0, ge=0, le=1000)
     effects: list[Effect] = Field(default_factory=list, max_length=20)
     preparation: StrictBool = Field(
         False, description="usable in the preparation round (umh 1.3.3)"
     )
     # --- who may act, when and at what cost (services/turns) ---
-    uses_per_round: int = Field(1, ge=1, le=100, description="umh 2.3.1.3: uses in one round")
-    raises_slots: int = Field(
+    uses_per_round: Int = Field(1, ge=1, le=100, description="umh 2.3.1.3: uses in one round")
+    raises_slots: Int = Field(
         0, ge=0, le=10, description="umh 1.2.3: extra slots for the user's side (one per side)"
     )
     flight: StrictBool = Field(False, description="umh 4.1.1.1: a flight skill like HUIR")
-    flight_cooldown_hours: float | None = Field(
+    flight_cooldown_hours: Float | None = Field(
         None, gt=0, le=10_000, description="umh 4.1.1.1.1: its own cooldown (none: 72 h, shared)"
     )
     joins_combat: StrictBool = Field(
@@ -317,15 +319,15 @@ class Skill(_Strict):
     melee: StrictBool = Field(False, description="umh 8.2.4.4: a melee (contact) skill")
     firearm: StrictBool = Field(False, description="umh 9.2.5.1")
     covers_allies: StrictBool = Field(False, description="umh 8.1.1.3.1: defends allies in reach")
-    reactable_times: int = Field(1, ge=1, le=50, description="umh 8.1.1.3")
+    reactable_times: Int = Field(1, ge=1, le=50, description="umh 8.1.1.3")
     affects_mind: StrictBool = Field(False, description="umh 9.7.2.2 / A-96: a mental intrusion")
     against_hellfire: StrictBool = Field(False, description="umh 7.1.1 Fuego infernal")
     against_soul: StrictBool = Field(False, description="umh 7.1.1 Daño al alma")
     hits_allies: StrictBool = Field(True, description="umh 6.1.1: areas hit allies unless stated")
-    mental_shield: int = Field(0, ge=0, le=10_000_000, description="umh 9.7.1: shield granted")
-    coating: int = Field(0, ge=0, le=10_000_000, description="umh 9.2.6: degradable defense")
-    push: int = Field(0, ge=0, le=100, description="umh 11.6: squares the target is pushed")
-    collision_damage: int = Field(0, ge=0, le=10_000_000, description="umh 11.6.1")
+    mental_shield: Int = Field(0, ge=0, le=10_000_000, description="umh 9.7.1: shield granted")
+    coating: Int = Field(0, ge=0, le=10_000_000, description="umh 9.2.6: degradable defense")
+    push: Int = Field(0, ge=0, le=100, description="umh 11.6: squares the target is pushed")
+    collision_damage: Int = Field(0, ge=0, le=10_000_000, description="umh 11.6.1")
     weapon: str | None = Field(None, max_length=80, description="umh 12: the weapon it uses")
     # --- after the combat (services/states) ---
     post_combat: PostCombat | None = Field(None, description="umh 4.1.2 - 4.1.3, 4.5.1")
@@ -349,10 +351,10 @@ class UmhSheet(_Strict):
     ruleset: Literal["umh"]
     stats: Stats
     resistance: Resistance = Field(default_factory=Resistance)
-    reductions: dict[Nature | Literal["general"], float] = Field(
+    reductions: dict[Nature | Literal["general"], Float] = Field(
         default_factory=dict, description="percent reductions (umh 9.4)"
     )
-    boosters: dict[Nature, list[float]] = Field(
+    boosters: dict[Nature, list[Float]] = Field(
         default_factory=dict, description="percent damage boosters per nature (umh 7.3)"
     )
     immunities: list[Nature] = Field(default_factory=list, max_length=16)
@@ -369,7 +371,7 @@ class UmhSheet(_Strict):
     ] = Field(default_factory=list, max_length=16)
     alliance: str | None = Field(None, max_length=64)
     skills: list[Skill] = Field(default_factory=list, max_length=200)
-    regeneration: int = Field(
+    regeneration: Int = Field(
         0, ge=0, le=10_000_000, description="umh 2.3.6: VIT at the end of each own turn (passive)"
     )
     position: Height = Field(Height.SUELO, description="umh 10.1: where he starts a combat")

@@ -1,16 +1,18 @@
 """Resolving one cypher action (seed 001): the roll, its difficulty, the damage, the track.
 
-Pure: the dice come as a stream, the conditions as dicts. Each function returns a
-:class:`Resolved`: the ``action.resolved`` payload (every step shown), the new conditions,
-and the rolls made (for ``dice.rolled``).
+Pure: the dice come as a stream, the conditions typed (:class:`Condition`). Each function
+returns a :class:`Resolved`: the ``action.resolved`` payload (every step shown), the new
+conditions (copies: the ones given are never changed), and the rolls made (for
+``dice.rolled``).
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.resolution.domain.cypher.attempt import check
+from services.resolution.domain.cypher.harm import apply_special, spend_effort, take_damage
 from shared.dice.rolls import Roll, roll
 from shared.dice.streams import Stream
 from shared.rulesets.cypher import difficulty as dif
@@ -20,15 +22,9 @@ from shared.rulesets.cypher.actions import (
     CypherInflict,
     CypherMove,
 )
-from shared.rulesets.cypher.conditions import Condition, impaired, refreshed
-from shared.rulesets.cypher.damage import (
-    apply_damage,
-    armor_applied,
-    effect_of,
-    effort_cost,
-    recover,
-)
-from shared.rulesets.cypher.sheet import Attack, CypherSheet, Poison, Special
+from shared.rulesets.cypher.conditions import Condition, Status
+from shared.rulesets.cypher.damage import recover
+from shared.rulesets.cypher.sheet import Attack, CypherSheet, Poison, Special, Stat
 
 
 @dataclass
@@ -38,134 +34,57 @@ class Resolved:
     rolls: list[tuple[Roll, str]] = field(default_factory=list)
 
 
-def d20(stream: Stream, purpose: str) -> Roll:
-    return roll("1d20", stream, purpose=purpose)
+def copied(conditions: dict[str, Condition]) -> dict[str, Condition]:
+    return {c: cond.model_copy(deep=True) for c, cond in conditions.items()}
 
 
-def check(
-    base: int,
+def npc_attack(
+    action: CypherAttack,
+    me: CypherSheet,
+    mine: Condition,
+    his: Condition,
     steps: list[dif.Step],
     stream: Stream,
-    purpose: str,
-    *,
-    dazed: bool,
-    effort: int,
-    is_impaired: bool,
-) -> tuple[dict[str, Any], Roll | None]:
-    """001 ACCIÓN / B-1 / B-14: difficulty from base, steps, dazed, Effort; 0 succeeds with
-    no roll; else d20 >= 3 x difficulty. A natural 19 / 20 is a minor / major effect (B-7)."""
-    final = dif.difficulty(base, steps, dazed=dazed, effort=effort)
-    shown: dict[str, Any] = {
-        "base": base,
-        "steps": [s.as_dict() for s in steps],
-        "dazed": dazed,
-        "effort_levels": effort,
-        "difficulty": final,
-        "target_number": dif.target_number(final),
-    }
-    if final == 0:
-        return {**shown, "roll": None, "success": True, "automatic": "difficulty_0"}, None
-    rolled = d20(stream, purpose)
-    natural = rolled.total
-    return {
-        **shown,
-        "roll": natural,
-        "success": natural >= dif.target_number(final),
-        "automatic": None,
-        "effect": effect_of(natural, impaired=is_impaired),
-    }, rolled
+) -> tuple[dict[str, Any], list[tuple[Roll, str]]]:
+    """001 ATACAR (NPC on a PC): the PC rolls a Speed defense at the NPC's level, the steps
+    turned round (an attacker dazed: one step easier); a stunned PC still defends (B-15)."""
+    turned = [dif.Step(s.name, -s.steps, s.rule) for s in steps]
+    if mine.dazed:
+        turned.append(dif.Step("attacker_dazed", -1, "cypher DAÑO ESPECIAL, B-18"))
+    defense, rolled = check(
+        dif.defense_of(me),
+        turned,
+        stream,
+        f"Speed defense of {action.target}",
+        dazed=his.dazed,
+        effort=0,
+        is_impaired=his.impaired,
+    )
+    shown = {**defense, "defense_roll": True, "defended": defense["success"]}
+    shown["success"] = not defense["success"]
+    return shown, [] if rolled is None else [(rolled, action.target)]
 
 
-def spend_effort(cond: Condition, sheet: CypherSheet, stat: str, levels: int) -> dict[str, Any]:
-    """B-7: Effort's cost comes off the stat's pool before the roll (checked by turns); a pool
-    it empties moves the spender down the damage track at once (001 INDICADOR, B-4)."""
-    if cond["kind"] != "pc" or levels <= 0:
-        return {"levels": 0, "cost": 0, "pool": stat}
-    edge = int(getattr(sheet.edges, stat))
-    cost = effort_cost(levels, edge, impaired=impaired(cond))
-    before = int(cond["pools"][stat])
-    cond["pools"][stat] = max(0, before - cost)
-    cond.update(refreshed(cond))
-    return {
-        "levels": levels,
-        "cost": cost,
-        "pool": stat,
-        "before": before,
-        "after": cond["pools"][stat],
-    }
-
-
-def take_damage(
-    cond: Condition, amount: int, damage_type: str, *, ignores_armor: bool
-) -> dict[str, Any]:
-    """001 DAÑO / ARMADURA: Armor first (B-17), then NPC health or the PC's cascade (B-4)."""
-    dealt = armor_applied(amount, int(cond["armor"]), damage_type, ignores_armor=ignores_armor)
-    shown: dict[str, Any] = {
-        "raw": amount,
-        "armor": 0 if ignores_armor or damage_type != "might" else int(cond["armor"]),
-        "damage": dealt,
-        "damage_type": damage_type,
-        "track_before": cond["track_name"],
-    }
-    if cond["kind"] == "npc":
-        before = int(cond["health"])
-        cond["health"] = max(0, before - dealt)
-        shown.update(health_before=before, health_after=cond["health"])
-    else:
-        before_pools = dict(cond["pools"])
-        cond["pools"], moves = apply_damage(cond["pools"], dealt, damage_type)
-        shown.update(pools_before=before_pools, pools_after=dict(cond["pools"]), cascade=moves)
-    cond.update(refreshed(cond))
-    shown["track_after"] = cond["track_name"]
-    return shown
-
-
-def apply_special(
-    cond: Condition, special: Special, stream: Stream, who: str
-) -> tuple[list[dict[str, Any]], list[Roll]]:
-    """001 DAÑO ESPECIAL: dazed for N rounds (B-18), stunned (next turn lost, B-15),
-    paralysis, automatic steps down the track, poison with a Might defense roll (B-24)."""
-    shown: list[dict[str, Any]] = []
-    rolls: list[Roll] = []
-    dazed_before = int(cond["dazed_turns"]) > 0  # the blow's own daze comes after its poison
-    if special.dazed_rounds:
-        cond["dazed_turns"] = max(int(cond["dazed_turns"]), special.dazed_rounds)
-        shown.append({"effect": "dazed", "rounds": special.dazed_rounds})
-    if special.stunned:
-        cond["stunned"] = True
-        shown.append({"effect": "stunned"})
-    if special.paralysis:
-        cond["paralyzed"] = True
-        shown.append({"effect": "paralyzed"})
-    if special.track_steps:
-        cond["special_steps"] = int(cond["special_steps"]) + special.track_steps
-        shown.append({"effect": "track_steps", "steps": special.track_steps})
-    if special.poison is not None:
-        poison = special.poison
-        base = poison.level
-        dazed = dazed_before
-        result, rolled = check(
-            base,
-            [],
-            stream,
-            f"poison defense (Might) of {who}",
-            dazed=dazed,
-            effort=0,
-            is_impaired=impaired(cond),
-        )
-        if rolled is not None:
-            rolls.append(rolled)
-        entry: dict[str, Any] = {"effect": "poison", "level": poison.level, "defense": result}
-        if not result["success"]:
-            if poison.damage:
-                entry["damage"] = take_damage(cond, poison.damage, "might", ignores_armor=True)
-            if poison.steps:
-                cond["special_steps"] = int(cond["special_steps"]) + poison.steps
-            if poison.paralysis:
-                cond["paralyzed"] = True
-        shown.append(entry)
-    cond.update(refreshed(cond))
-    return shown, rolls
+def own_attack(
+    action: CypherAttack,
+    him: CypherSheet,
+    mine: Condition,
+    steps: list[dif.Step],
+    attack: Attack,
+    stream: Stream,
+) -> tuple[dict[str, Any], list[tuple[Roll, str]]]:
+    """001 ATACAR: the attacker rolls against the target's difficulty (B-1), his Effort
+    easing it (B-7), dazed one step harder (B-18)."""
+    attempt, rolled = check(
+        dif.defense_of(him),
+        steps,
+        stream,
+        f"attack {attack.name} on {action.target}",
+        dazed=mine.dazed,
+        effort=action.effort,
+        is_impaired=mine.impaired,
+    )
+    return {"defense_roll": False, **attempt}, [] if rolled is None else [(rolled, action.actor)]
 
 
 def resolve_attack(
@@ -176,10 +95,10 @@ def resolve_attack(
     *,
     literal_low_light: bool = False,
 ) -> Resolved:
-    """001 ATACAR: a PC (or an NPC on an NPC) rolls against the target's difficulty; an NPC
-    attacking a PC makes the PC roll a Speed defense at the NPC's level, the steps turned
-    round (a stunned PC still defends, B-15). A hit deals the attack's fixed damage."""
-    conds = copy.deepcopy(conditions)
+    """001 ATACAR: Effort paid first (B-7); darkness not located misses with no roll (B-12);
+    a PC (or an NPC on an NPC) rolls against the target's difficulty; an NPC attacking a PC
+    makes the PC roll (:func:`npc_attack`). A hit deals the attack's fixed damage."""
+    conds = copied(conditions)
     me, him = sheets[action.actor], sheets[action.target]
     attack = me.attack(action.attack)
     assert attack is not None
@@ -187,42 +106,16 @@ def resolve_attack(
     stat = dif.attack_stat(attack, action.stat)
     steps = dif.attack_steps(me, attack, action.circumstances, literal_low_light=literal_low_light)
     effort = spend_effort(mine, me, stat, action.effort)
-    rolls: list[tuple[Roll, str]] = []
     payload: dict[str, Any] = {"attack": attack.name, "stat": stat, "effort": effort}
+    rolls: list[tuple[Roll, str]] = []
     if dif.automatic_miss(action.circumstances):
         payload.update(roll=None, success=False, automatic="darkness_not_located", steps=[])
     elif me.kind == "npc" and him.kind == "pc":
-        turned = [dif.Step(s.name, -s.steps, s.rule) for s in steps]
-        if int(mine["dazed_turns"]) > 0:
-            turned.append(dif.Step("attacker_dazed", -1, "cypher DAÑO ESPECIAL, B-18"))
-        defense, rolled = check(
-            dif.defense_of(me),
-            turned,
-            stream,
-            f"Speed defense of {action.target}",
-            dazed=int(his["dazed_turns"]) > 0,
-            effort=0,
-            is_impaired=impaired(his),
-        )
-        if rolled is not None:
-            rolls.append((rolled, action.target))
-        payload.update(defense)
-        payload.update(
-            defense_roll=True, defended=defense["success"], success=not defense["success"]
-        )
+        shown, rolls = npc_attack(action, me, mine, his, steps, stream)
+        payload.update(shown)
     else:
-        attempt, rolled = check(
-            dif.defense_of(him),
-            steps,
-            stream,
-            f"attack {attack.name} on {action.target}",
-            dazed=int(mine["dazed_turns"]) > 0,
-            effort=action.effort,
-            is_impaired=impaired(mine),
-        )
-        if rolled is not None:
-            rolls.append((rolled, action.actor))
-        payload.update(defense_roll=False, **attempt)
+        shown, rolls = own_attack(action, him, mine, steps, attack, stream)
+        payload.update(shown)
     result: dict[str, Any] = {"target": action.target, "hit": bool(payload["success"])}
     if payload["success"]:
         result.update(hit_damage(his, attack, stream, action.target, rolls))
@@ -233,12 +126,13 @@ def resolve_attack(
 def hit_damage(
     cond: Condition, attack: Attack, stream: Stream, who: str, rolls: list[tuple[Roll, str]]
 ) -> dict[str, Any]:
+    """001 DAÑO: the attack's fixed damage, then its special damage on a survivor."""
     shown = take_damage(cond, attack.damage, attack.damage_type, ignores_armor=attack.ignores_armor)
-    if attack.special is not None and cond["status"] != "dead":
+    if attack.special is not None and cond.status != Status.DEAD:
         effects, special_rolls = apply_special(cond, attack.special, stream, who)
         rolls += [(r, who) for r in special_rolls]
         shown["special"] = effects
-    shown["status"] = cond["status"]
+    shown["status"] = str(cond.status)
     return shown
 
 
@@ -250,11 +144,11 @@ def resolve_action(
 ) -> Resolved:
     """001 ACCIÓN: a pool below the minimum spend fails automatically (T001-21), else the
     minimum is spent and the d20 meets 3 x difficulty (0: automatic success)."""
-    conds = copy.deepcopy(conditions)
+    conds = copied(conditions)
     cond, sheet = conds[action.actor], sheets[action.actor]
     payload: dict[str, Any] = {"stat": action.stat, "description": action.description}
-    if cond["kind"] == "pc" and action.minimum_spend:
-        have = int(cond["pools"][action.stat])
+    if cond.kind == "pc" and action.minimum_spend:
+        have = cond.pool(action.stat)
         if have < action.minimum_spend:
             payload.update(
                 minimum_spend=action.minimum_spend,
@@ -264,7 +158,7 @@ def resolve_action(
                 automatic="minimum_spend_not_met",
             )
             return Resolved(payload, conds)
-        cond["pools"][action.stat] = have - action.minimum_spend
+        cond.set_pool(action.stat, have - action.minimum_spend)
         payload["minimum_spend"] = action.minimum_spend
     payload["effort"] = spend_effort(cond, sheet, action.stat, action.effort)
     attempt, rolled = check(
@@ -272,11 +166,11 @@ def resolve_action(
         [],
         stream,
         f"{action.stat} action of {action.actor}",
-        dazed=int(cond["dazed_turns"]) > 0,
+        dazed=cond.dazed,
         effort=action.effort,
-        is_impaired=impaired(cond),
+        is_impaired=cond.impaired,
     )
-    cond.update(refreshed(cond))
+    cond.refresh()
     payload.update(attempt)
     return Resolved(payload, conds, [(rolled, action.actor)] if rolled else [])
 
@@ -286,40 +180,29 @@ def resolve_long_move(
 ) -> Resolved:
     """001 DISTANCIA (long move), B-21: a Speed action at difficulty 4 plus terrain steps,
     unless the GM waives the roll; failing it, the character slips and stays where he was."""
-    conds = copy.deepcopy(conditions)
+    conds = copied(conditions)
     cond = conds[action.actor]
     if not action.roll:
         return Resolved(
             {"distance": "long", "roll": None, "success": True, "automatic": "waived"}, conds
         )
     steps = [dif.Step("terrain", action.terrain_steps, "cypher DISTANCIA (long move)")]
-    steps = [s for s in steps if s.steps]
     attempt, rolled = check(
         4,
-        steps,
+        [s for s in steps if s.steps],
         stream,
         f"long move of {action.actor}",
-        dazed=int(cond["dazed_turns"]) > 0,
+        dazed=cond.dazed,
         effort=0,
-        is_impaired=impaired(cond),
+        is_impaired=cond.impaired,
     )
     return Resolved(
         {"distance": "long", **attempt}, conds, [(rolled, action.actor)] if rolled else []
     )
 
 
-def resolve_inflict(
-    action: CypherInflict, conditions: dict[str, Condition], stream: Stream
-) -> Resolved:
-    """001 DAÑO (automatic steps), DAÑO DIVERSO, DAÑO ESPECIAL declared by the GM."""
-    conds = copy.deepcopy(conditions)
-    cond = conds[action.target]
-    result: dict[str, Any] = {"target": action.target, "reason": action.reason}
-    rolls: list[tuple[Roll, str]] = []
-    if action.damage:
-        result["damage"] = take_damage(
-            cond, action.damage, action.damage_type, ignores_armor=action.ignores_armor
-        )
+def declared_special(action: CypherInflict) -> Special:
+    """The special damage a GM declares (001 DAÑO ESPECIAL), as an attack would carry it."""
     poison = None
     if action.poison_level is not None:
         poison = Poison(
@@ -328,27 +211,44 @@ def resolve_inflict(
             steps=action.poison_steps,
             paralysis=action.poison_paralysis,
         )
-    special = Special(
+    return Special(
         dazed_rounds=action.dazed_rounds,
         stunned=action.stunned,
         paralysis=bool(action.paralysis),
         track_steps=action.track_steps,
         poison=poison,
     )
-    if cond["status"] != "dead":
-        effects, special_rolls = apply_special(cond, special, stream, action.target)
+
+
+def resolve_inflict(
+    action: CypherInflict, conditions: dict[str, Condition], stream: Stream
+) -> Resolved:
+    """001 DAÑO (automatic steps), DAÑO DIVERSO, DAÑO ESPECIAL declared by the GM: the
+    damage, then the special damage on a survivor; ``paralysis: false`` ends a paralysis."""
+    conds = copied(conditions)
+    cond = conds[action.target]
+    result: dict[str, Any] = {"target": action.target, "reason": action.reason}
+    rolls: list[tuple[Roll, str]] = []
+    if action.damage:
+        result["damage"] = take_damage(
+            cond, action.damage, action.damage_type, ignores_armor=action.ignores_armor
+        )
+    if cond.status != Status.DEAD:
+        effects, special_rolls = apply_special(
+            cond, declared_special(action), stream, action.target
+        )
         rolls += [(r, action.target) for r in special_rolls]
         result["special"] = effects
     if action.paralysis is False:
-        cond["paralyzed"] = False
+        cond.paralyzed = False
         result.setdefault("special", []).append({"effect": "paralysis_ended"})
-    result["status"] = cond["status"]
+    result["status"] = str(cond.status)
     return Resolved({"results": [result]}, conds, rolls)
 
 
 def resolve_recover(
     actor: str,
-    distribution: list[str],
+    distribution: list[Stat],
     special_damage: bool,
     sheet: CypherSheet,
     conditions: dict[str, Condition],
@@ -357,34 +257,32 @@ def resolve_recover(
     """001 RECUPERAR, B-10: the day's first rest, a turn's action in combat: 1d6 + tier
     points spread as the player says, no pool above its maximum; or, with every pool above
     0 (checked by turns), one step of special damage healed instead of points."""
-    conds = copy.deepcopy(conditions)
+    conds = copied(conditions)
     cond = conds[actor]
-    cond["rests_taken"] = int(cond["rests_taken"]) + 1
-    cond["recovered_this_combat"] = True
+    cond.rests_taken += 1
+    cond.recovered_this_combat = True
     if special_damage:
-        before = cond["track_name"]
-        cond["special_steps"] = max(0, int(cond["special_steps"]) - 1)
-        cond.update(refreshed(cond))
-        shown = {
-            "option": "special_damage",
-            "track_before": before,
-            "track_after": cond["track_name"],
-        }
-        return Resolved({"recovery": shown, "success": True}, conds)
+        before = str(cond.track_name)
+        cond.special_steps = max(0, cond.special_steps - 1)
+        cond.refresh()
+        healed = {"option": "special_damage", "track_before": before}
+        healed["track_after"] = str(cond.track_name)
+        return Resolved({"recovery": healed, "success": True}, conds)
+    assert cond.pools is not None and cond.pools_max is not None
     rolled = roll(f"1d6+{sheet.tier}", stream, purpose=f"recovery roll of {actor}")
-    got = recover(cond["pools"], cond["pools_max"], rolled.total, distribution)
-    before = dict(cond["pools"])
-    cond["pools"] = got.pools_after
-    cond.update(refreshed(cond))
-    shown = {
+    got = recover(cond.pools, cond.pools_max, rolled.total, distribution)
+    before_pools = cond.pools.model_dump()
+    cond.pools = got.pools_after
+    cond.refresh()
+    shown: dict[str, Any] = {
         "option": "points",
         "roll": rolled.dice[0][0],
         "tier": sheet.tier,
         "points": got.points,
         "applied": got.applied,
         "wasted": got.wasted,
-        "pools_before": before,
-        "pools_after": dict(cond["pools"]),
-        "track_after": cond["track_name"],
+        "pools_before": before_pools,
+        "pools_after": cond.pools.model_dump(),
+        "track_after": str(cond.track_name),
     }
     return Resolved({"recovery": shown, "success": True}, conds, [(rolled, actor)])

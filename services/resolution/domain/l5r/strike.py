@@ -1,7 +1,7 @@
 """One l5r attack resolved (seed 004): the roll against the TN, the combat raises, damage
 and wounds, every step recorded so a player can see how it came about.
 
-Order of operations:
+Order of operations (each step its own function):
 1. attack roll: (trait + skill) k trait with the ten-dice rule (``roll_and_keep``); tens
    explode unless unskilled (T004-02, C-29); the wound penalty is subtracted (Paso 1
    wounds; Persistencia cancels it);
@@ -20,10 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.resolution.domain.l5r.request import AttackDice, StrikeRequest
+from services.resolution.domain.l5r.wounds import Wounds, damage_rolls, wounds_after
 from shared.dice.notation import roll_and_keep
 from shared.dice.rolls import Roll, roll
 from shared.dice.streams import Stream
-from shared.rulesets.l5r.sheet import wound_rank
+from shared.rulesets.l5r.sheet import FALLEN
+
+Step = dict[str, Any]
 
 
 @dataclass
@@ -39,148 +43,121 @@ def knocked_down(total: int, earth: int, insight: int) -> bool:
     return total > (earth + insight) * 5
 
 
-def attack_roll(spec: dict[str, Any], stream: Stream, purpose: str) -> tuple[Roll, int]:
-    """(trait + skill) k trait, exploding only when skilled; minus the wound penalty."""
-    dice = roll_and_keep(int(spec["rolled"]), int(spec["kept"]), explode=bool(spec["explode"]))
+def attack_roll(spec: AttackDice, stream: Stream, purpose: str) -> tuple[Roll, int]:
+    """1. (trait + skill) k trait, exploding only when skilled; minus the wound penalty."""
+    dice = roll_and_keep(spec.rolled, spec.kept, explode=spec.explode)
     result = roll(dice, stream, purpose=purpose)
-    return result, result.total - int(spec.get("penalty", 0))
+    return result, result.total - spec.penalty
 
 
-def strike(request: dict[str, Any], stream: Stream) -> Struck:
-    attacker, target = str(request["attacker"]), str(request["target"])
-    raises: dict[str, Any] = request["raises"]
-    foe: dict[str, Any] = request["target_state"]
-    rolled, total = attack_roll(request["roll"], stream, f"attack {attacker} -> {target}")
-    out = Struck(payload={}, rolls=[(rolled, attacker)])
-    tn = int(request["tn"])
-    success = total >= tn
-    steps: list[dict[str, Any]] = [
-        *request.get("tn_steps", []),
-        {
-            "step": "attack_roll",
-            "rule": "l5r C-1",
-            "spec": rolled.spec,
-            "dice": rolled.dice,
-            "kept": rolled.kept,
-            "roll": rolled.total,
-            "penalty": request["roll"].get("penalty", 0),
-            "total": total,
-            "tn": tn,
-            "success": success,
-        },
-    ]
-    hits = (2 if raises.get("extra_attack") else 1) if success else 0
-    if raises.get("extra_attack"):
+def roll_step(request: StrikeRequest, rolled: Roll, total: int) -> Step:
+    """2. The attack roll against the TN (C-1)."""
+    return {
+        "step": "attack_roll",
+        "rule": "l5r C-1",
+        "spec": rolled.spec,
+        "dice": rolled.dice,
+        "kept": rolled.kept,
+        "roll": rolled.total,
+        "penalty": request.roll.penalty,
+        "total": total,
+        "tn": request.tn,
+        "success": total >= request.tn,
+    }
+
+
+def hits_of(request: StrikeRequest, success: bool, steps: list[Step]) -> int:
+    """3. Ataque adicional (C-21, T004-22): a success is two hits, a failure none."""
+    extra = request.raises.extra_attack
+    hits = (2 if extra else 1) if success else 0
+    if extra:
         steps.append({"step": "extra_attack", "rule": "l5r Ataque adicional", "hits": hits})
-    knocked = bool(
-        success
-        and raises.get("knockdown")
-        and knocked_down(total, int(foe["earth"]), int(foe["insight"]))
-    )
-    if raises.get("knockdown"):
-        threshold = (int(foe["earth"]) + int(foe["insight"])) * 5
-        steps.append(
-            {
-                "step": "knockdown",
-                "rule": "l5r Derribar",
-                "threshold": threshold,
-                "total": total,
-                "knocked_down": knocked,
-            }
-        )
-    disarmed = False
-    if success and raises.get("disarm"):
-        strength = int(foe["strength"])
-        opposed = roll(
-            roll_and_keep(
-                strength + int(foe["weapon_rank"]), strength, explode=int(foe["weapon_rank"]) > 0
-            ),
-            stream,
-            purpose=f"disarm opposed {target}",
-        )
-        out.rolls.append((opposed, target))
-        disarmed = total > opposed.total
-        steps.append(
-            {
-                "step": "disarm",
-                "rule": "l5r Desarmar",
-                "opposed": opposed.total,
-                "total": total,
-                "disarmed": disarmed,
-            }
-        )
-    if raises.get("called_shot"):
-        steps.append(
-            {
-                "step": "called_shot",
-                "rule": "l5r Ataque localizado",
-                "location": raises["called_shot"],
-                "success": success,
-            }
-        )
-    feint = bool(success and raises.get("feint"))
-    damage_rolls: list[int] = []
-    if hits and not feint:
-        spec = roll_and_keep(int(request["damage"]["rolled"]), int(request["damage"]["kept"]))
-        for n in range(hits):
-            dmg = roll(spec, stream, purpose=f"damage {attacker} -> {target} #{n + 1}")
-            out.rolls.append((dmg, attacker))
-            damage_rolls.append(dmg.total)
-            steps.append(
-                {
-                    "step": "damage",
-                    "rule": "l5r Incrementar el daño",
-                    "hit": n + 1,
-                    "spec": dmg.spec,
-                    "dice": dmg.dice,
-                    "kept": dmg.kept,
-                    "total": dmg.total,
-                    "damage_raises": raises.get("damage_raises", 0),
-                }
-            )
-    elif feint:
-        steps.append({"step": "feint", "rule": "l5r Finta", "damage": 0})
-    before = int(foe["wounds"])
-    dealt = sum(damage_rolls)
-    after = before + dealt
-    rank_before, _ = wound_rank(before, foe["wound_table"])
-    rank, penalty = wound_rank(after, foe["wound_table"])
+    return hits
+
+
+def knockdown(request: StrikeRequest, success: bool, total: int, steps: list[Step]) -> bool:
+    """4. Derribar (C-22, T004-18): shown whenever declared; only a hit knocks down."""
+    if not request.raises.knockdown:
+        return False
+    foe = request.target_state
+    knocked = success and knocked_down(total, foe.earth, foe.insight)
     steps.append(
         {
-            "step": "wounds",
-            "rule": "l5r C-7",
-            "before": before,
-            "dealt": dealt,
-            "after": after,
-            "rank_before": rank_before,
-            "rank": rank,
-            "penalty": penalty,
+            "step": "knockdown",
+            "rule": "l5r Derribar",
+            "threshold": (foe.earth + foe.insight) * 5,
+            "total": total,
+            "knocked_down": knocked,
         }
     )
-    out.payload = {
+    return knocked
+
+
+def disarm(
+    request: StrikeRequest, total: int, stream: Stream, steps: list[Step], out: Struck
+) -> bool:
+    """5. Desarmar (C-23): the target's opposed (Strength + weapon skill) k Strength roll;
+    the attacker's total must be higher. Called on a hit only."""
+    foe = request.target_state
+    spec = roll_and_keep(foe.strength + foe.weapon_rank, foe.strength, explode=foe.weapon_rank > 0)
+    opposed = roll(spec, stream, purpose=f"disarm opposed {request.target}")
+    out.rolls.append((opposed, request.target))
+    disarmed = total > opposed.total
+    steps.append(
+        {
+            "step": "disarm",
+            "rule": "l5r Desarmar",
+            "opposed": opposed.total,
+            "total": total,
+            "disarmed": disarmed,
+        }
+    )
+    return disarmed
+
+
+def strike(request: StrikeRequest, stream: Stream) -> Struck:
+    """The steps of the module docstring, in order; the ``action.resolved`` payload."""
+    attacker, target, raises = request.attacker, request.target, request.raises
+    rolled, total = attack_roll(request.roll, stream, f"attack {attacker} -> {target}")
+    out = Struck(payload={}, rolls=[(rolled, attacker)])
+    success = total >= request.tn
+    steps: list[Step] = [*request.tn_steps, roll_step(request, rolled, total)]
+    hits = hits_of(request, success, steps)
+    knocked = knockdown(request, success, total, steps)
+    disarmed = success and raises.disarm and disarm(request, total, stream, steps, out)
+    if raises.called_shot:
+        location = {"location": raises.called_shot, "success": success}
+        steps.append({"step": "called_shot", "rule": "l5r Ataque localizado", **location})
+    feint = success and raises.feint
+    damage = damage_rolls(request, hits, feint, stream, steps, out.rolls)
+    wounds = wounds_after(request.target_state, sum(damage), steps)
+    out.payload = payload(request, success, total, hits, damage, wounds)
+    out.payload.update(knocked_down=knocked, disarmed=bool(disarmed), feint=feint)
+    out.payload.update(called_shot=raises.called_shot, raises=raises.as_sent(), steps=steps)
+    return out
+
+
+def payload(
+    request: StrikeRequest, success: bool, total: int, hits: int, damage: list[int], w: Wounds
+) -> dict[str, Any]:
+    """``action.resolved`` up to ``down`` (the effects follow)."""
+    return {
         "ruleset": "l5r",
-        "action_id": request["action_id"],
-        "attacker": attacker,
-        "target": target,
-        "skill": request.get("skill", ""),
-        "round": request.get("round", 0),
+        "action_id": request.action_id,
+        "attacker": request.attacker,
+        "target": request.target,
+        "skill": request.skill,
+        "round": request.round,
         "success": success,
         "total": total,
-        "tn": tn,
+        "tn": request.tn,
         "hits": hits,
-        "damage": damage_rolls,
-        "wounds_dealt": dealt,
-        "wounds_before": before,
-        "wounds_after": after,
-        "rank_before": rank_before,
-        "rank": rank,
-        "penalty": penalty,
-        "down": rank in ("down", "out", "dead"),
-        "knocked_down": knocked,
-        "disarmed": disarmed,
-        "feint": feint,
-        "called_shot": raises.get("called_shot"),
-        "raises": raises,
-        "steps": steps,
+        "damage": damage,
+        "wounds_dealt": w.dealt,
+        "wounds_before": w.before,
+        "wounds_after": w.after,
+        "rank_before": str(w.rank_before),
+        "rank": str(w.rank),
+        "penalty": w.penalty,
+        "down": w.rank in FALLEN,
     }
-    return out

@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from services.resolution.domain.umh.effect import Effect
 from services.resolution.domain.umh.readings import RECOMMENDED, UmhReadings
 from shared.rulesets.umh.sheet import UmhSheet
+from shared.vocabulary import EffectKind
 
 SIDES = ("attackers", "defenders")
 
@@ -32,7 +34,7 @@ class Combatant:
     vit: int
     vit_max: int
     sheet: Mapping[str, Any]
-    effects: tuple[Mapping[str, Any], ...] = ()
+    effects: tuple[Effect, ...] = ()
     ledger: Mapping[str, int] = field(default_factory=dict)
     cc_immune: bool = False
     cc_seen: bool = False
@@ -49,12 +51,10 @@ class Combatant:
     def parsed_sheet(self) -> UmhSheet:
         return UmhSheet.model_validate(self.sheet)
 
-    def effects_of(self, kind: str, type_: str | None = None) -> list[Mapping[str, Any]]:
-        return [
-            e for e in self.effects if e["kind"] == kind and (type_ is None or e["type"] == type_)
-        ]
+    def effects_of(self, kind: EffectKind, type_: str | None = None) -> list[Effect]:
+        return [e for e in self.effects if e.kind == kind and (type_ is None or e.type == type_)]
 
-    def has(self, kind: str, type_: str | None = None) -> bool:
+    def has(self, kind: EffectKind, type_: str | None = None) -> bool:
         return bool(self.effects_of(kind, type_))
 
     def booked(self, **damage: int) -> Combatant:
@@ -70,7 +70,7 @@ class Combatant:
             "side": self.side,
             "vit": self.vit,
             "vit_max": self.vit_max,
-            "effects": [dict(effect) for effect in self.effects],
+            "effects": [effect.to_dict() for effect in self.effects],
             "sheet": dict(self.sheet),
         }
         if self.ledger:
@@ -90,7 +90,7 @@ class Combatant:
             vit=int(data["vit"]),
             vit_max=int(data["vit_max"]),
             sheet=data["sheet"],
-            effects=tuple(data.get("effects", ())),
+            effects=tuple(Effect.from_dict(e) for e in data.get("effects", ())),
             ledger=dict(data.get("ledger", {})),
             cc_immune=bool(data.get("cc_immune", False)),
             cc_seen=bool(data.get("cc_seen", False)),

@@ -35,6 +35,7 @@ from services.resolution.domain.umh.readings import UmhReadings
 from shared.rulesets.umh.attributes import below_one
 from shared.rulesets.umh.natures import RESISTIBLE, SONIC_EVASION_REF, ref_required
 from shared.rulesets.umh.sheet import DefenseKind, Hardness, Nature, Skill, SkillType, UmhSheet
+from shared.vocabulary import EffectKind
 
 PASSIVE_BYPASSED_BY_BREAK = frozenset({"fisica", "elemental", "energetica"})
 """umh 11.4.12 - 11.4.13 / A-42: reductions the breaking physical attack ignores."""
@@ -71,18 +72,22 @@ def _modifiers(
     natures = [n.value for n in skill.natures]
     found: list[Modifier] = []
     targeted = skill.area is None
-    if attacker.has("state", "ceguera") and targeted and "detection" not in attacker_sheet.traits:
+    if (
+        attacker.has(EffectKind.STATE, "ceguera")
+        and targeted
+        and "detection" not in attacker_sheet.traits
+    ):
         found.append(BLIND_ATTACKER)
-    if target.has("state", "mojado"):
+    if target.has(EffectKind.STATE, "mojado"):
         wet = wet_modifier(natures)
         if wet is not None:
             found.append(wet)
     breaks: tuple[str, ...] = ()
     if Nature.FISICA in skill.natures:
-        if target.has("control", "petrificacion"):
+        if target.has(EffectKind.CONTROL, "petrificacion"):
             found.append(PETRIFIED_BREAK)
             breaks = ("petrificacion",)
-        elif target.has("control", "congelacion"):
+        elif target.has(EffectKind.CONTROL, "congelacion"):
             found.append(FROZEN_BREAK)
             breaks = ("congelacion",)
     return found, breaks
@@ -97,14 +102,13 @@ def _ignores_passive(skill: Skill, hardness: Hardness | None) -> bool:
 
 def _temporary_reductions(target: Combatant) -> dict[str, Fraction]:
     table: dict[str, Fraction] = {}
-    for effect in target.effects_of("reduction"):
-        key = str(effect["type"])
-        table[key] = table.get(key, Fraction(0)) + exact(effect.get("amount") or 0)
+    for effect in target.effects_of(EffectKind.REDUCTION):
+        table[effect.type] = table.get(effect.type, Fraction(0)) + exact(effect.amount or 0)
     return table
 
 
-def _amount_of(target: Combatant, kind: str) -> int:
-    return sum(int(e.get("amount") or 0) for e in target.effects_of(kind))
+def _amount_of(target: Combatant, kind: EffectKind) -> int:
+    return sum(e.amount_int for e in target.effects_of(kind))
 
 
 @dataclass
@@ -188,9 +192,7 @@ def _evasion(skill: Skill, ref: float, answer: _Answer) -> None:
 
 def _picked_boosters(skill: Skill, attacker: Combatant, sheet: UmhSheet) -> tuple[Booster, ...]:
     """umh 7.3 / A-31, A-32: the sheet's passive boosters and the attacker's booster effects."""
-    temporary = [
-        (str(e["type"]), float(e.get("amount") or 0)) for e in attacker.effects_of("booster")
-    ]
+    temporary = [(e.type, float(e.amount or 0)) for e in attacker.effects_of(EffectKind.BOOSTER)]
     passive = {n.value: values for n, values in sheet.boosters.items()}
     return pick_boosters([n.value for n in skill.natures], boosters_of(passive, temporary))
 
@@ -214,12 +216,12 @@ def _target_side(skill: Skill, target: Combatant, sheet: UmhSheet, broken: bool)
     hardness = sheet.resistance.hardness
     hellfire = Nature.FUEGO_INFERNAL in skill.natures
     return {
-        "coating": _amount_of(target, "coating"),
+        "coating": _amount_of(target, EffectKind.COATING),
         "resistance": sheet.resistance.value,
         "hardness": hardness.value if hardness else None,
         "ignores_passive": _ignores_passive(skill, hardness),
         "bypass_passive": broken,
-        "shield": _amount_of(target, "shield"),
+        "shield": _amount_of(target, EffectKind.SHIELD),
         "reductions": _reductions(sheet.reductions),
         "temporary_reductions": _temporary_reductions(target),
         "excluded_reductions": PASSIVE_BYPASSED_BY_BREAK if broken else frozenset(),

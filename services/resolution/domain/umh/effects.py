@@ -1,22 +1,20 @@
 """Active effects on a combatant: adding, replacing, refusing and ending them (umh 11).
 
-An effect is a JSON-ready dict: the :class:`shared.payloads.EffectView` fields plus
-``skill`` (what caused it) and, for indirect damage, ``armed`` (it ticks from the general
-turn after the one it was inflicted in, 11.3.3 / A-25). Every change comes back with its
-``effect.applied`` / ``effect.expired`` event, built through the payload models.
+An effect is an :class:`~services.resolution.domain.umh.effect.Effect`. Every change comes
+back with its ``effect.applied`` / ``effect.expired`` event, built through the payload models.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from services.resolution.domain.umh.condition import Combatant
+from services.resolution.domain.umh.effect import Effect
 from shared.messages import EFFECT_APPLIED, EFFECT_EXPIRED, Event, derived_id
 from shared.payloads import EffectApplied, EffectExpired, EffectView
+from shared.vocabulary import EffectKind
 
-Effect = Mapping[str, Any]
 ExpiryReason = Literal["duration", "replaced", "broken", "removed", "fallen"]
 
 CONTROL_BLOCKS: Final[dict[str, tuple[str, ...]]] = {
@@ -38,12 +36,12 @@ STATE_BLOCKS: Final[dict[str, tuple[str, ...]]] = {
 }
 """umh 11.5.1, 11.5.2, 11.5.4.2, 11.5.8 (enamoured, 11.5.10, blocks ``attack:<source>``)."""
 
-STATE_KINDS: Final = frozenset({"indirect", "control", "state"})
+STATE_KINDS: Final = frozenset({EffectKind.INDIRECT, EffectKind.CONTROL, EffectKind.STATE})
 """What counts as "received a state" for the immunity of umh 4.2.1."""
 
 
 def make_effect(
-    kind: str,
+    kind: EffectKind,
     type_: str,
     *,
     key: str,
@@ -51,42 +49,32 @@ def make_effect(
     actions: int | None = None,
     source: str | None = None,
     skill: str | None = None,
-) -> dict[str, Any]:
+) -> Effect:
     """A new effect; ``key`` (action, hit, target) makes its id deterministic."""
-    effect: dict[str, Any] = {
-        "effect_id": derived_id("e", key, kind, type_),
-        "kind": kind,
-        "type": type_,
-        "amount": amount,
-        "actions_left": actions,
-        "source": source,
-        "skill": skill,
-    }
-    if kind == "indirect":
-        effect["armed"] = False
-    return effect
+    effect_id = derived_id("e", key, str(kind), type_)
+    return Effect(effect_id, kind, type_, amount, actions, source, skill)
 
 
 def view_of(effect: Effect) -> EffectView:
     """The public form of an effect (API.md ``effects``)."""
     return EffectView(
-        effect_id=effect["effect_id"],
-        kind=effect["kind"],
-        type=effect["type"],
-        amount=effect.get("amount"),
-        actions_left=effect.get("actions_left"),
-        source=effect.get("source"),
+        effect_id=effect.effect_id,
+        kind=str(effect.kind),
+        type=effect.type,
+        amount=effect.amount,
+        actions_left=effect.actions_left,
+        source=effect.source,
     )
 
 
 def blocks_of(effect: Effect) -> list[str]:
     """What the effect forbids its carrier, for services/turns (EffectApplied.blocks)."""
-    if effect["kind"] == "control":
-        return list(CONTROL_BLOCKS.get(effect["type"], ("act",)))
-    if effect["kind"] == "state":
-        if effect["type"] == "enamoramiento" and effect.get("source"):
-            return [f"attack:{effect['source']}"]
-        return list(STATE_BLOCKS.get(effect["type"], ()))
+    if effect.kind == EffectKind.CONTROL:
+        return list(CONTROL_BLOCKS.get(effect.type, ("act",)))
+    if effect.kind == EffectKind.STATE:
+        if effect.type == "enamoramiento" and effect.source:
+            return [f"attack:{effect.source}"]
+        return list(STATE_BLOCKS.get(effect.type, ()))
     return []
 
 
@@ -97,7 +85,7 @@ def applied_event(combat_id: str, character: str, effect: Effect, action_id: str
         effect=view_of(effect),
         blocks=blocks_of(effect),
         action_id=action_id,
-        is_state=effect["kind"] in STATE_KINDS,
+        is_state=effect.kind in STATE_KINDS,
     )
     return Event(EFFECT_APPLIED, payload.model_dump(mode="json"))
 
@@ -106,9 +94,9 @@ def expired_event(combat_id: str, character: str, effect: Effect, reason: Expiry
     payload = EffectExpired(
         combat_id=combat_id,
         character=character,
-        effect_id=effect["effect_id"],
-        kind=effect["kind"],
-        type=effect["type"],
+        effect_id=effect.effect_id,
+        kind=str(effect.kind),
+        type=effect.type,
         reason=reason,
     )
     return Event(EFFECT_EXPIRED, payload.model_dump(mode="json"))
@@ -119,21 +107,21 @@ def remove(
 ) -> tuple[Combatant, Event]:
     """Take ``effect`` off. A crowd control that ends leaves the CC immunity (11.5.16,
     A-93); a suffocation that ends makes its damage regenerable again (11.3.6)."""
-    kept = tuple(e for e in combatant.effects if e["effect_id"] != effect["effect_id"])
+    kept = tuple(e for e in combatant.effects if e.effect_id != effect.effect_id)
     changed = replace(combatant, effects=kept)
-    if effect["kind"] == "control":
+    if effect.kind == EffectKind.CONTROL:
         changed = replace(changed, cc_immune=True)
-    if effect["kind"] == "indirect" and effect["type"] == "asfixia":
+    if effect.kind == EffectKind.INDIRECT and effect.type == "asfixia":
         changed = replace(changed, ledger={**changed.ledger, "suffocation": 0})
     return changed, expired_event(combat_id, who, effect, reason)
 
 
 def _stronger(new: Effect, old: Effect) -> bool:
     """A-46 / A-47: a higher amount, or a longer duration (None lasts until removed)."""
-    new_amount, old_amount = new.get("amount") or 0, old.get("amount") or 0
+    new_amount, old_amount = new.amount or 0, old.amount or 0
     if new_amount != old_amount:
         return bool(new_amount > old_amount)
-    new_left, old_left = new.get("actions_left"), old.get("actions_left")
+    new_left, old_left = new.actions_left, old.actions_left
     if new_left is None or old_left is None:
         return new_left is None and old_left is not None
     return bool(new_left > old_left)
@@ -147,9 +135,9 @@ def refusal(combatant: Combatant, effect: Effect, resist_key: str | None) -> str
     one of each type; an equal or weaker one is ignored (11.3.1 - 11.3.2, A-46; 11.5.15,
     A-47). Boosters and reductions: only the highest of a nature prevails (8.1.1.2.1).
     """
-    kind, type_ = effect["kind"], effect["type"]
-    if kind == "control":
-        if combatant.has("control"):
+    kind, type_ = effect.kind, effect.type
+    if kind == EffectKind.CONTROL:
+        if combatant.has(EffectKind.CONTROL):
             return "one_control_at_a_time"
         if combatant.cc_immune:
             return "control_immunity"
@@ -159,7 +147,7 @@ def refusal(combatant: Combatant, effect: Effect, resist_key: str | None) -> str
     same = combatant.effects_of(kind, type_)
     if not same:
         return None
-    if kind in ("regeneration", "shield", "coating"):
+    if kind in (EffectKind.REGENERATION, EffectKind.SHIELD, EffectKind.COATING):
         return None  # umh 8.1.1.2.2: the new one renews and replaces every value
     return None if _stronger(effect, same[0]) else "weaker_than_active"
 
@@ -180,12 +168,12 @@ def add(
         return combatant, [], reason
     events: list[Event] = []
     changed = combatant
-    if effect["kind"] != "control":
-        for old in combatant.effects_of(effect["kind"], effect["type"]):
+    if effect.kind != EffectKind.CONTROL:
+        for old in combatant.effects_of(effect.kind, effect.type):
             changed, event = remove(changed, old, "replaced", combat_id, who)
             events.append(event)
-    changed = replace(changed, effects=(*changed.effects, dict(effect)))
-    if effect["kind"] == "control":
+    changed = replace(changed, effects=(*changed.effects, effect))
+    if effect.kind == EffectKind.CONTROL:
         changed = replace(changed, cc_seen=True)
     events.append(applied_event(combat_id, who, effect, action_id))
     return changed, events, None
@@ -198,13 +186,21 @@ def break_states(
     freezing broken by a physical attack 11.4.12 - 11.4.13)."""
     events: list[Event] = []
     for effect in list(combatant.effects):
-        if effect["type"] in types:
+        if effect.type in types:
             combatant, event = remove(combatant, effect, "broken", combat_id, who)
             events.append(event)
     return combatant, events
 
 
-MAINTAINED_KINDS: Final = frozenset({"booster", "reduction", "regeneration", "shield", "coating"})
+MAINTAINED_KINDS: Final = frozenset(
+    {
+        EffectKind.BOOSTER,
+        EffectKind.REDUCTION,
+        EffectKind.REGENERATION,
+        EffectKind.SHIELD,
+        EffectKind.COATING,
+    }
+)
 """Effects a player keeps up with his own skills (auras, shields): not indirects or states
 he inflicted, which stay (umh 4.1.5.1)."""
 
@@ -220,7 +216,7 @@ def cancel_maintained(
     others are theirs to carry in this slice (a gap: the ruleset does not track them)."""
     events: list[Event] = []
     for effect in list(combatant.effects):
-        if effect["kind"] in MAINTAINED_KINDS and effect.get("source") == who:
+        if effect.kind in MAINTAINED_KINDS and effect.source == who:
             combatant, event = remove(combatant, effect, reason, combat_id, who)
             events.append(event)
     return combatant, events

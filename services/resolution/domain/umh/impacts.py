@@ -29,9 +29,10 @@ from shared.payloads import Position
 from shared.rulesets.umh.attributes import below_one
 from shared.rulesets.umh.grid import Square, distance
 from shared.rulesets.umh.sheet import Skill
+from shared.vocabulary import EffectKind
 
 if TYPE_CHECKING:
-    from services.resolution.domain.umh.resolve import ActionRequest, Outcome
+    from services.resolution.domain.umh.resolve import ActionRequest, Tally
 
 
 def where_for(condition: CombatCondition, request: ActionRequest, target: str, by: str) -> Where:
@@ -150,7 +151,7 @@ def collide(
     request: ActionRequest,
     skill: Skill,
     target_id: str,
-    out: Outcome,
+    out: Tally,
     readings: UmhReadings,
 ) -> None:
     """umh 11.6 / A-77: a push of ``skill.push`` squares; running into another player, the
@@ -178,7 +179,7 @@ def _collision_hit(
     skill: Skill,
     who: str,
     share: Fraction,
-    out: Outcome,
+    out: Tally,
 ) -> None:
     """umh 11.6.1 - 11.6.2 / A-77: ``share`` of the collision's damage and its physical stun
     (crowd control never below 1, and under the one-CC rules of 11.5.16 - 11.5.18)."""
@@ -190,7 +191,7 @@ def _collision_hit(
     before = current.vit
     current = current.with_vit(before - damage)
     effect = make_effect(
-        "control",
+        EffectKind.CONTROL,
         "aturdimiento",
         key=f"{request.action_id}:{who}:collision",
         actions=stun,
@@ -208,7 +209,7 @@ def _collision_hit(
 
 
 def _record(
-    out: Outcome, who: str, step: dict[str, Any], current: Combatant, effect: dict[str, Any] | None
+    out: Tally, who: str, step: dict[str, Any], current: Combatant, effect: dict[str, Any] | None
 ) -> None:
     """Add a collision to ``who``'s result row (a new row if the hit did not target him)."""
     row = next((r for r in out.results if r["target"] == who), None)

@@ -63,7 +63,11 @@ class ActionRequest:
 
 
 @dataclass
-class Outcome:
+class Tally:
+    """What resolving one hit has gathered so far: each target's breakdown, the combatants it
+    changed, its events, who went down and how, who moved and the squares they spent. The
+    ruleset turns it into one ``action.resolved`` and the events that follow."""
+
     results: list[dict[str, Any]] = field(default_factory=list)
     changed: dict[str, Combatant] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
@@ -84,12 +88,12 @@ class Outcome:
             self.moved[who] = Position(square=here.square if here else None, height="suelo")
 
 
-def _current(condition: CombatCondition, outcome: Outcome, who: str) -> Combatant | None:
-    return outcome.changed.get(who) or condition.participants.get(who)
+def _current(condition: CombatCondition, tally: Tally, who: str) -> Combatant | None:
+    return tally.changed.get(who) or condition.participants.get(who)
 
 
 def _evasion_moves(
-    request: ActionRequest, target: str, reaction: Reaction, metric: Metric, out: Outcome
+    request: ActionRequest, target: str, reaction: Reaction, metric: Metric, out: Tally
 ) -> None:
     """umh 8.2.1.1 / A-61: an evasion moves the evader and spends the squares it took (in
     the combat's grid metric)."""
@@ -108,7 +112,7 @@ def _counter(
     defender: str,
     struck: Struck,
     readings: UmhReadings,
-    out: Outcome,
+    out: Tally,
 ) -> None:
     """umh 8.2.4.3 / A-52: the counter's surplus over the attack strikes the attacker, who
     answered it in his own window if the counter is not melee (8.2.4.4)."""
@@ -136,7 +140,7 @@ def _offensive(
     request: ActionRequest,
     skill: Skill,
     readings: UmhReadings,
-    out: Outcome,
+    out: Tally,
 ) -> None:
     attacker = condition.participants[request.attacker]
     targets = [t for t in dict.fromkeys(request.targets) if t in condition.participants]
@@ -165,7 +169,7 @@ def _offensive(
 
 
 def _supplementary(
-    condition: CombatCondition, request: ActionRequest, skill: Skill, out: Outcome
+    condition: CombatCondition, request: ActionRequest, skill: Skill, out: Tally
 ) -> None:
     """umh 8.1.1.2: a supplementary skill's effects on each target (himself when he names
     none), under the same rules as any effect (:func:`support_effects`)."""
@@ -255,9 +259,9 @@ def _heading(request: ActionRequest, skill: str) -> dict[str, Any]:
 
 def _apply(
     condition: CombatCondition, request: ActionRequest, skill: Skill, readings: UmhReadings
-) -> tuple[Outcome, Stopped]:
+) -> tuple[Tally, Stopped]:
     """umh 8.2.2 - 8.2.5 first (they may cancel the hit), then the skill itself (8.1)."""
-    out = Outcome()
+    out = Tally()
     stopped = stop_action(
         condition,
         skill,

@@ -42,6 +42,7 @@ from shared.payloads import (
 )
 from shared.rulesets.umh.settings import UmhSettings
 from shared.settings import CommunitySettings
+from shared.vocabulary import EffectKind
 
 
 def _reaction(choice: ReactionChoice) -> Reaction:
@@ -144,7 +145,7 @@ class UmhResolution:
                 "vit_max": c.vit_max,
                 "effects": [view_of(e).model_dump(mode="json") for e in c.effects],
             }
-            shield = sum(int(e.get("amount") or 0) for e in c.effects_of("shield"))
+            shield = sum(e.amount_int for e in c.effects_of(EffectKind.SHIELD))
             if shield:
                 row["mental_shield"] = shield
             if c.cc_immune:

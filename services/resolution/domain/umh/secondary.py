@@ -15,6 +15,7 @@ from typing import Any
 
 from services.resolution.domain.umh.condition import Combatant
 from services.resolution.domain.umh.context import HitPlan
+from services.resolution.domain.umh.effect import Effect
 from services.resolution.domain.umh.effects import (
     STUNNING,
     add,
@@ -31,6 +32,7 @@ from services.resolution.domain.umh.readings import UmhReadings
 from shared.messages import Event
 from shared.rulesets.umh.natures import is_intrusion
 from shared.rulesets.umh.sheet import Nature, Skill, SkillType
+from shared.vocabulary import EffectKind
 
 DISORIENTED_ACTIONS = 3
 """umh 11.5.9 / A-27: a disorientation with no stated duration lasts 3 actions."""
@@ -60,13 +62,13 @@ class Where:
     height: str = "suelo"
 
 
-def _wear(landing: Landing, kind: str, absorbed: Fraction, where: Where) -> None:
+def _wear(landing: Landing, kind: EffectKind, absorbed: Fraction, where: Where) -> None:
     """umh 9.7.3 / 9.2.6: a shield or coating loses what it absorbed; at 0 it breaks."""
     left = absorbed
     for effect in landing.combatant.effects_of(kind):
         if left <= 0:
             return
-        amount = int(effect.get("amount") or 0)
+        amount = effect.amount_int
         taken = min(Fraction(amount), left)
         left -= taken
         if amount - taken <= 0:
@@ -75,7 +77,7 @@ def _wear(landing: Landing, kind: str, absorbed: Fraction, where: Where) -> None
             )
             landing.events.append(event)
         else:
-            worn = {**effect, "amount": int(amount - taken)}
+            worn = replace(effect, amount=int(amount - taken))
             effects = tuple(worn if e is effect else e for e in landing.combatant.effects)
             landing.combatant = replace(landing.combatant, effects=effects)
 
@@ -113,9 +115,9 @@ def _scaled(value: int, plan: HitPlan) -> int:
     return reduced_effect(value, plan.effects_factor, round_up=plan.round_up)
 
 
-def _skill_effects(skill: Skill, plan: HitPlan, damage: int, where: Where) -> list[dict[str, Any]]:
+def _skill_effects(skill: Skill, plan: HitPlan, damage: int, where: Where) -> list[Effect]:
     """The skill's own effects, scaled (8.2.1.4 / A-87, 9.5 / A-37, 11.5.6, 7.1.3.1)."""
-    found: list[dict[str, Any]] = []
+    found: list[Effect] = []
     key = f"{where.action_id}:{where.hit}:{where.target}"
     for spec in skill.effects:
         common: dict[str, Any] = {"key": key, "source": where.attacker, "skill": skill.name}
@@ -126,14 +128,18 @@ def _skill_effects(skill: Skill, plan: HitPlan, damage: int, where: Where) -> li
                 amount = _scaled(spec.amount or 0, plan)
             ticks = _scaled(spec.actions, plan)
             found.append(
-                make_effect("indirect", spec.type.value, amount=amount, actions=ticks, **common)
+                make_effect(
+                    EffectKind.INDIRECT, spec.type.value, amount=amount, actions=ticks, **common
+                )
             )
         elif spec.kind in ("control", "state"):
             stated: int | None = spec.actions
             if stated is None and spec.type.value == "desorientacion":
                 stated = DISORIENTED_ACTIONS
             duration = None if stated is None else _scaled(stated, plan)
-            found.append(make_effect(spec.kind, spec.type.value, actions=duration, **common))
+            found.append(
+                make_effect(EffectKind(spec.kind), spec.type.value, actions=duration, **common)
+            )
         # boosters, reductions and regenerations are a supplementary skill's (resolve.py)
     return found
 
@@ -145,7 +151,7 @@ def _nature_side_effects(
     target: Combatant,
     where: Where,
     readings: UmhReadings,
-) -> list[dict[str, Any]]:
+) -> list[Effect]:
     """umh 7.1.1.4 - 7.1.1.6 / A-28: water wets, fire burns 10 % of the pre-block damage
     for 3 actions unless fireproof, electricity paralyses 1 action unless insulated, when
     an internal defense met the skill."""
@@ -155,18 +161,22 @@ def _nature_side_effects(
     key = f"{where.action_id}:{where.hit}:{where.target}:nature"
     common: dict[str, Any] = {"key": key, "source": where.attacker, "skill": skill.name}
     natures = set(skill.natures)
-    found = []
+    found: list[Effect] = []
     if Nature.AGUA in natures:
-        found.append(make_effect("state", "mojado", actions=readings.wet_actions, **common))
+        found.append(
+            make_effect(EffectKind.STATE, "mojado", actions=readings.wet_actions, **common)
+        )
     if natures & {Nature.FUEGO, Nature.FUEGO_INFERNAL} and "fireproof" not in traits:
         pre_block = breakdown.amount_before("defense") or Fraction(0)
         amount, actions = burn_amount(pre_block, readings)
         if amount > 0:
             found.append(
-                make_effect("indirect", "quemadura", amount=amount, actions=actions, **common)
+                make_effect(
+                    EffectKind.INDIRECT, "quemadura", amount=amount, actions=actions, **common
+                )
             )
     if Nature.ELECTRICA in natures and "insulated" not in traits:
-        found.append(make_effect("control", "paralisis", actions=1, **common))
+        found.append(make_effect(EffectKind.CONTROL, "paralisis", actions=1, **common))
     return found
 
 
@@ -179,9 +189,9 @@ def land(
     readings: UmhReadings,
 ) -> Landing:
     """Everything a hit leaves on one target after its damage (order in the module doc)."""
-    shield_before = sum(int(e.get("amount") or 0) for e in target.effects_of("shield"))
+    shield_before = sum(e.amount_int for e in target.effects_of(EffectKind.SHIELD))
     landing = Landing(target)
-    for kind, step in (("shield", "shield"), ("coating", "coating")):
+    for kind, step in ((EffectKind.SHIELD, "shield"), (EffectKind.COATING, "coating")):
         record = next((s for s in breakdown.steps if s.step == step), None)
         if record is not None:
             _wear(landing, kind, record.before - record.after, where)
@@ -196,7 +206,11 @@ def land(
         landing.refused.append({"effects": "skill", "reason": why})
     new += _nature_side_effects(skill, plan, breakdown, target, where, readings)
     offensive = skill.type is SkillType.OFFENSIVE
-    if offensive and (breakdown.damage > 0 or new) and landing.combatant.has("control", "dormido"):
+    if (
+        offensive
+        and (breakdown.damage > 0 or new)
+        and landing.combatant.has(EffectKind.CONTROL, "dormido")
+    ):
         landing.combatant, events = break_states(
             landing.combatant, ("dormido",), where.combat_id, where.target
         )
@@ -212,7 +226,7 @@ def land(
 
 
 def _put(
-    landing: Landing, effect: dict[str, Any], where: Where, resist_key: str, target: Combatant
+    landing: Landing, effect: Effect, where: Where, resist_key: str, target: Combatant
 ) -> None:
     landing.combatant, events, reason = add(
         landing.combatant,
@@ -224,11 +238,12 @@ def _put(
     )
     landing.events += events
     if reason is not None:
-        landing.refused.append({"type": effect["type"], "kind": effect["kind"], "reason": reason})
+        refused = {"type": effect.type, "kind": str(effect.kind), "reason": reason}
+        landing.refused.append(refused)
         return
     landing.effects.append(view_of(effect).model_dump(mode="json"))
-    if effect["kind"] == "control":
-        if effect["type"] in STUNNING:
+    if effect.kind == EffectKind.CONTROL:
+        if effect.type in STUNNING:
             landing.combatant, events = cancel_maintained(
                 landing.combatant, where.target, where.combat_id, "broken"
             )
@@ -242,7 +257,7 @@ def _knockdown(landing: Landing, where: Where, target: Combatant) -> None:
     if not knocked_down_by_control(where.height, mystic_suspension="mystic_suspension" in traits):
         return
     effect = make_effect(
-        "state",
+        EffectKind.STATE,
         "derribo",
         key=f"{where.action_id}:{where.hit}:{where.target}:fall",
         source=where.attacker,

@@ -10,24 +10,30 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.resolution.domain.umh.effect import Effect
 from services.resolution.domain.umh.effects import make_effect
 from shared.rulesets.umh.sheet import Skill
+from shared.vocabulary import EffectKind
 
 
-def support_effects(skill: Skill, key: str, source: str) -> list[dict[str, Any]]:
+def support_effects(skill: Skill, key: str, source: str) -> list[Effect]:
     """The effects of ``skill`` on one target, in the sheet's order (shield and coating
     first). Indirect damage and crowd control are not a supplementary skill's (8.1.1.2)."""
     common: dict[str, Any] = {"key": key, "source": source, "skill": skill.name}
-    found = []
+    found: list[Effect] = []
     if skill.mental_shield:
-        found.append(make_effect("shield", "escudo_mental", amount=skill.mental_shield, **common))
+        found.append(
+            make_effect(EffectKind.SHIELD, "escudo_mental", amount=skill.mental_shield, **common)
+        )
     if skill.coating:
-        found.append(make_effect("coating", "recubrimiento", amount=skill.coating, **common))
+        found.append(
+            make_effect(EffectKind.COATING, "recubrimiento", amount=skill.coating, **common)
+        )
     for spec in skill.effects:
         if spec.kind == "booster":
             found.append(
                 make_effect(
-                    "booster",
+                    EffectKind.BOOSTER,
                     spec.nature.value,
                     amount=spec.percent,
                     actions=spec.actions,
@@ -38,13 +44,17 @@ def support_effects(skill: Skill, key: str, source: str) -> list[dict[str, Any]]
             nature = str(getattr(spec.nature, "value", spec.nature))
             found.append(
                 make_effect(
-                    "reduction", nature, amount=spec.percent, actions=spec.actions, **common
+                    EffectKind.REDUCTION,
+                    nature,
+                    amount=spec.percent,
+                    actions=spec.actions,
+                    **common,
                 )
             )
         elif spec.kind == "regeneration":
             found.append(
                 make_effect(
-                    "regeneration",
+                    EffectKind.REGENERATION,
                     "regeneracion",
                     amount=spec.amount,
                     actions=spec.actions,
@@ -52,5 +62,7 @@ def support_effects(skill: Skill, key: str, source: str) -> list[dict[str, Any]]
                 )
             )
         elif spec.kind == "state":
-            found.append(make_effect("state", spec.type.value, actions=spec.actions, **common))
+            found.append(
+                make_effect(EffectKind.STATE, spec.type.value, actions=spec.actions, **common)
+            )
     return found

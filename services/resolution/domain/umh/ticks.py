@@ -11,12 +11,13 @@ action (11.5.14 / A-48). Regenerations apply at the end of each own turn (2.3.6,
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from services.resolution.domain.umh.condition import Combatant, CombatCondition
+from services.resolution.domain.umh.effect import Effect
 from services.resolution.domain.umh.effects import remove
 from shared.messages import COMBATANT_DOWN, Event
 from shared.payloads import CombatantDown
+from shared.vocabulary import EffectKind
 
 UNREGENERABLE_INDIRECT = {"dolor": "pain", "maleficio": "soul", "asfixia": "suffocation"}
 """umh 11.3.4 - 11.3.6: pain (mental), curse (soul) and suffocation (until it ends)."""
@@ -37,18 +38,17 @@ def tick(
     every duration counts down (``durations``), what reaches 0 ends."""
     events: list[Event] = []
     was_up = not combatant.is_down
-    kept: list[dict[str, Any]] = []
-    ended: list[dict[str, Any]] = []
-    for effect in combatant.effects:
-        current = dict(effect)
+    kept: list[Effect] = []
+    ended: list[Effect] = []
+    for current in combatant.effects:
         counts = durations
-        if current["kind"] == "indirect":
-            counts = indirect and bool(current.get("armed"))
+        if current.kind == EffectKind.INDIRECT:
+            counts = indirect and current.armed
             if counts:
-                combatant = _indirect_hit(combatant, current["type"], int(current["amount"] or 0))
-        if counts and current.get("actions_left") is not None:
-            current["actions_left"] = int(current["actions_left"]) - 1
-        (ended if current.get("actions_left") == 0 else kept).append(current)
+                combatant = _indirect_hit(combatant, current.type, current.amount_int)
+        if counts and current.actions_left is not None:
+            current = replace(current, actions_left=int(current.actions_left) - 1)
+        (ended if current.actions_left == 0 else kept).append(current)
     combatant = replace(combatant, effects=tuple(kept + ended))
     for effect in ended:
         combatant, event = remove(combatant, effect, "duration", combat_id, who)
@@ -88,11 +88,12 @@ def turn_started(condition: CombatCondition, actor: str) -> tuple[CombatConditio
     events: list[Event] = []
     for who, combatant in condition.participants.items():
         effects = tuple(
-            {**e, "armed": True} if e["kind"] == "indirect" else e for e in combatant.effects
+            replace(e, armed=True) if e.kind == EffectKind.INDIRECT else e
+            for e in combatant.effects
         )
         current = replace(combatant, effects=effects)
         if who == actor:
-            current = replace(current, cc_seen=current.has("control"))
+            current = replace(current, cc_seen=current.has(EffectKind.CONTROL))
         if readings.indirect_per_turn and not current.is_down:
             current, more = tick(current, who, condition.combat_id, indirect=True, durations=False)
             events += more
@@ -111,7 +112,7 @@ def regenerable(combatant: Combatant) -> int:
 
 def regeneration_of(combatant: Combatant) -> int:
     """umh 2.3.6 / A-69: the sheet's passive regeneration plus active regeneration effects."""
-    effects = sum(int(e.get("amount") or 0) for e in combatant.effects_of("regeneration"))
+    effects = sum(e.amount_int for e in combatant.effects_of(EffectKind.REGENERATION))
     return int(combatant.sheet.get("regeneration", 0)) + effects
 
 
@@ -127,9 +128,9 @@ def turn_ended(condition: CombatCondition, actor: str) -> CombatCondition:
     if not combatant.is_down:
         healed = min(regeneration_of(combatant), regenerable(combatant))
         combatant = combatant.with_vit(combatant.vit + healed)
-    if combatant.cc_immune and not combatant.cc_seen and not combatant.has("control"):
+    if combatant.cc_immune and not combatant.cc_seen and not combatant.has(EffectKind.CONTROL):
         combatant = replace(combatant, cc_immune=False)
-    combatant = replace(combatant, resist_immune=(), cc_seen=combatant.has("control"))
+    combatant = replace(combatant, resist_immune=(), cc_seen=combatant.has(EffectKind.CONTROL))
     return condition.updated({actor: combatant})
 
 
@@ -143,7 +144,7 @@ def stand_up(condition: CombatCondition, who: str) -> tuple[CombatCondition, lis
     if combatant is None:
         return condition, []
     events: list[Event] = []
-    for effect in combatant.effects_of("state", "derribo"):
+    for effect in combatant.effects_of(EffectKind.STATE, "derribo"):
         combatant, event = remove(combatant, effect, "removed", condition.combat_id, who)
         events.append(event)
     return condition.updated({who: combatant}), events

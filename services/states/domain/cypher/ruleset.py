@@ -9,23 +9,24 @@ rest starts and whose seed comes with the roll, so anyone can recompute it.
 
 from __future__ import annotations
 
-import copy
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
 
 from services.states.domain.cypher import rests
+from services.states.domain.cypher.record import CypherRecord
 from services.states.interface import AftermathRuleset, Context, State
 from shared.dice.streams import new_seed
 from shared.domain import Decision, TimerRequest
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_ENDED, COMBAT_STARTED, Event
 from shared.payloads import CharacterStatus, Refusal, StatesCheck, StatesChecked
+from shared.rulesets.cypher.conditions import Condition
+from shared.rulesets.cypher.sheet import Pools
 
 REST_STARTED = "rest.started"
 REST_RECOVERED = "rest.recovered"
 REST_INTERRUPTED = "rest.interrupted"
-HISTORY_MAX = 100
 
 
 Stat = Literal["might", "speed", "intellect"]
@@ -60,51 +61,57 @@ COMMANDS: TypeAdapter[RestCommand | EndRestCommand] = TypeAdapter(
 )
 
 
-def blank(character: str) -> State:
-    return {
-        "ruleset": "cypher",
-        "character": character,
-        "in_combat": None,
-        "pools": None,
-        "pools_max": None,
-        "tier": 1,
-        "special_steps": 0,
-        "track": 0,
-        "track_name": "unhurt",
-        "day": None,
-        "rests_today": 0,
-        "resting": None,
-        "history": [],
-    }
-
-
-def from_sheet(state: State, sheet: dict[str, Any] | None) -> State:
+def from_sheet(record: CypherRecord, sheet: dict[str, Any] | None) -> None:
     """A PC never seen in a combat: his pools as his sheet says (``current``, else full)."""
-    if state.get("pools") is not None or not sheet or sheet.get("kind", "pc") != "pc":
-        return state
+    if record.pools is not None or not sheet or sheet.get("kind", "pc") != "pc":
+        return
     maxima = sheet.get("pools")
     if not maxima:
-        return state
-    return {
-        **state,
-        "pools": dict(sheet.get("current") or maxima),
-        "pools_max": dict(maxima),
-        "tier": int(sheet.get("tier", 1)),
-    }
+        return
+    record.pools = Pools.model_validate(sheet.get("current") or maxima)
+    record.pools_max = Pools.model_validate(maxima)
+    record.tier = int(sheet.get("tier", 1))
 
 
-def noted(state: State, at_ms: int, change: str, **fields: Any) -> None:
-    state["history"] = [*state["history"], {"at_ms": at_ms, "change": change, **fields}][
-        -HISTORY_MAX:
-    ]
-
-
-def timer_of(state: State) -> TimerRequest | None:
-    resting = state.get("resting")
-    if not resting or int(resting["due_ms"]) <= int(resting["started_ms"]):
+def timer_of(record: CypherRecord) -> TimerRequest | None:
+    """The running rest's wall-clock timer (W14); none for the day's first rest (seconds)."""
+    resting = record.resting
+    if resting is None or resting.due_ms <= resting.started_ms:
         return None
-    timer_id = f"cypher:rest:{state['character']}:{state['day']}:{resting['number']}"
-    return TimerRequest(timer_id, int(resting["due_ms"]), "cypher_rest", {"kind": "cypher_rest"})
+    timer_id = f"cypher:rest:{record.character}:{record.day}:{resting.number}"
+    return TimerRequest(timer_id, resting.due_ms, "cypher_rest", {"kind": "cypher_rest"})
+
+
+def kept_of(record: CypherRecord, now_ms: int, boundary: int) -> dict[str, int]:
+    """What a combat starts from (001 RECUPERAR, B-10): the rests taken today, the pools and
+    the special-damage steps."""
+    today = record.model_copy()
+    rests.on_day(today, now_ms, boundary)
+    kept = {"rests_today": today.rests_today}
+    if record.pools is not None:
+        kept.update(record.pools.model_dump())
+        kept["special_steps"] = record.special_steps
+    return kept
+
+
+def cypher_status(record: CypherRecord, now_ms: int, boundary: int) -> dict[str, Any]:
+    """``ruleset_status.cypher`` of the read model."""
+    today = record.model_copy()
+    rests.on_day(today, now_ms, boundary)
+    resting = record.resting
+    dumped = record.to_dict()
+    return {
+        "pools": dumped["pools"],
+        "pools_max": dumped["pools_max"],
+        "track": dumped["track_name"],
+        "special_steps": record.special_steps,
+        "rests_today": today.rests_today,
+        "rests_left": rests.RESTS_PER_DAY - today.rests_today,
+        "next_rest": rests.next_rest(today),
+        "resting": None
+        if resting is None
+        else resting.model_dump(include={"number", "started_ms", "due_ms", "commitment"}),
+    }
 
 
 class CypherAftermath:
@@ -113,20 +120,26 @@ class CypherAftermath:
     def __init__(self, day_boundary_minutes: int = 0) -> None:
         self.default_boundary = day_boundary_minutes
 
-    def boundary_of(self, state: State | None, payload: dict[str, Any] | None = None) -> int:
+    def boundary_of(
+        self, record: CypherRecord | None, payload: dict[str, Any] | None = None
+    ) -> int:
         """B-9: the community's day boundary (``cypher.day_boundary_minutes``), as the last
         message that carried the settings said; else the default (00:00 server time)."""
         cypher = ((payload or {}).get("settings") or {}).get("cypher") or {}
         if "day_boundary_minutes" in cypher:
             return int(cypher["day_boundary_minutes"])
-        return int((state or {}).get("day_boundary_minutes", self.default_boundary))
+        if record is None or record.day_boundary_minutes is None:
+            return self.default_boundary
+        return record.day_boundary_minutes
 
     def today(
         self, state: State | None, character: str, payload: dict[str, Any] | None, now_ms: int
-    ) -> State:
-        new = copy.deepcopy(state or blank(character))
-        new["day_boundary_minutes"] = self.boundary_of(state, payload)
-        return rests.on_day(new, now_ms, new["day_boundary_minutes"])
+    ) -> CypherRecord:
+        """The record parsed (a blank one for a character never seen), on today's count."""
+        record = CypherRecord.parse(state) if state else CypherRecord(character=character)
+        record.day_boundary_minutes = self.boundary_of(record, payload)
+        rests.on_day(record, now_ms, record.day_boundary_minutes)
+        return record
 
     def on_event(
         self,
@@ -136,6 +149,7 @@ class CypherAftermath:
         payload: dict[str, Any],
         ctx: Context,
     ) -> Decision[State]:
+        """combat.started and combat.ended of a cypher combat (001 RECUPERAR, B-10)."""
         if event_type == COMBAT_STARTED:
             return self.entered(state, character, payload, ctx)
         if event_type == COMBAT_ENDED:
@@ -146,37 +160,39 @@ class CypherAftermath:
         self, state: State | None, character: str, payload: dict[str, Any], ctx: Context
     ) -> Decision[State]:
         """combat.started: he is in combat; a rest running is interrupted (no roll, W14)."""
-        new = self.today(state, character, payload, ctx.now_ms)
-        new["in_combat"] = payload.get("combat_id")
+        record = self.today(state, character, payload, ctx.now_ms)
+        record.in_combat = payload.get("combat_id")
         sheet = payload.get("sheets", {}).get(character, {})
-        new["tier"] = int(sheet.get("tier", 1))
+        record.tier = int(sheet.get("tier", 1))
         events: list[Event] = []
         cancel: list[str] = []
-        if new.get("resting"):
-            timer = timer_of(new)
+        if record.resting is not None:
+            timer = timer_of(record)
             if timer is not None:
                 cancel.append(timer.timer_id)
-            number = new["resting"]["number"]
-            new["rests_today"] = max(0, int(new["rests_today"]) - 1)
-            new["resting"] = None
+            number = record.resting.number
+            record.rests_today = max(0, record.rests_today - 1)
+            record.resting = None
             events.append(Event(REST_INTERRUPTED, {"character": character, "rest": number}))
-            noted(new, ctx.now_ms, "rest_interrupted", rest=number, combat_id=new["in_combat"])
-        return Decision(new, events, [], cancel)
+            record.note(ctx.now_ms, "rest_interrupted", rest=number, combat_id=record.in_combat)
+        return Decision(record.to_dict(), events, [], cancel)
 
     def left(
         self, state: State | None, character: str, payload: dict[str, Any], ctx: Context
     ) -> Decision[State]:
         """combat.ended: his pools and track as the combat left them; the rest he took in
         it counts for the day (B-10)."""
-        new = self.today(state, character, payload, ctx.now_ms)
-        new["in_combat"] = None
-        cond = payload.get("conditions", {}).get(character)
-        if cond and cond.get("kind") == "pc":
-            for key in ("pools", "pools_max", "special_steps", "track", "track_name"):
-                new[key] = copy.deepcopy(cond[key])
-            new["rests_today"] = int(new["rests_today"]) + int(cond.get("rests_taken", 0))
-        noted(new, ctx.now_ms, "combat_ended", combat_id=payload.get("combat_id"))
-        return Decision(new)
+        record = self.today(state, character, payload, ctx.now_ms)
+        record.in_combat = None
+        raw = payload.get("conditions", {}).get(character)
+        cond = Condition.parse(raw) if raw else None
+        if cond is not None and cond.kind == "pc":
+            record.pools, record.pools_max = cond.pools, cond.pools_max
+            record.special_steps = cond.special_steps
+            record.track, record.track_name = cond.track, cond.track_name
+            record.rests_today += cond.rests_taken
+        record.note(ctx.now_ms, "combat_ended", combat_id=payload.get("combat_id"))
+        return Decision(record.to_dict())
 
     def on_command(
         self,
@@ -186,87 +202,105 @@ class CypherAftermath:
         payload: dict[str, Any],
         ctx: Context,
     ) -> Decision[State]:
+        """``cypher.rest`` (the day's next rest, 001 RECUPERAR) or ``cypher.end_rest``."""
         try:
             command = COMMANDS.validate_python(payload.get("command", {}))
         except ValidationError as exc:
             raise RuleViolation(
                 "invalid_request", "cypher RECUPERAR", errors=str(exc)[:500]
             ) from exc
-        new = from_sheet(self.today(state, character, payload, ctx.now_ms), payload.get("sheet"))
+        record = self.today(state, character, payload, ctx.now_ms)
+        from_sheet(record, payload.get("sheet"))
         if isinstance(command, EndRestCommand):
-            return self.end_rest(new, character, payload, command, ctx)
-        new = rests.start_rest(
-            new,
+            return self.end_rest(record, character, payload, command, ctx)
+        return self.rest(record, character, payload, command, ctx)
+
+    def rest(
+        self,
+        record: CypherRecord,
+        character: str,
+        payload: dict[str, Any],
+        command: RestCommand,
+        ctx: Context,
+    ) -> Decision[State]:
+        """The day's next rest starts (B-9); its seed is committed now; the first one (a few
+        seconds) rolls at once, the others when their timer fires (W14)."""
+        resting = rests.start_rest(
+            record,
             ctx.now_ms,
             str(payload.get("seed") or new_seed()),
             special_damage=command.special_damage,
             distribution=list(command.distribution),
         )
-        resting = new["resting"]
         started = {
             "character": character,
-            "rest": resting["number"],
-            "due_ms": resting["due_ms"],
-            "commitment": resting["commitment"],
+            "rest": resting.number,
+            "due_ms": resting.due_ms,
+            "commitment": resting.commitment,
             "rule": rests.RULE,
         }
-        noted(new, ctx.now_ms, "rest_started", rest=resting["number"], due_ms=resting["due_ms"])
+        record.note(ctx.now_ms, "rest_started", rest=resting.number, due_ms=resting.due_ms)
         events = [Event(REST_STARTED, started)]
-        timer = timer_of(new)
+        timer = timer_of(record)
         if timer is None:
-            return self.finish(new, character, ctx, events)
-        return Decision(new, events, [timer])
+            return self.finish(record, character, ctx, events)
+        return Decision(record.to_dict(), events, [timer])
 
     def end_rest(
         self,
-        state: State,
+        record: CypherRecord,
         character: str,
         payload: dict[str, Any],
         command: EndRestCommand,
         ctx: Context,
     ) -> Decision[State]:
+        """A moderator ends the running rest now: it rolls (moderators end a timed state
+        sooner, never later)."""
         if not payload.get("moderator"):
             raise RuleViolation("forbidden", None, needs="moderator")
-        if not state.get("resting"):
+        if record.resting is None:
             raise RuleViolation("no_such_state", rests.RULE, state="rest")
-        timer = timer_of(state)
-        noted(state, ctx.now_ms, "rest_ended_by_moderator", reason=command.reason)
-        decision = self.finish(state, character, ctx, [])
+        timer = timer_of(record)
+        record.note(ctx.now_ms, "rest_ended_by_moderator", reason=command.reason)
+        decision = self.finish(record, character, ctx, [])
         cancel = [timer.timer_id] if timer is not None else []
         return Decision(decision.state, decision.events, [], cancel)
 
     def finish(
-        self, state: State, character: str, ctx: Context, events: list[Event]
+        self, record: CypherRecord, character: str, ctx: Context, events: list[Event]
     ) -> Decision[State]:
-        resting = state["resting"]
-        new, shown, rolled = rests.finish_rest(state, int(state.get("tier", 1)))
-        record = rolled.as_dict() if rolled else None
+        """The rest's roll (B-8): ``rest.recovered`` with its seed, so anyone can replay it."""
+        resting = record.resting
+        assert resting is not None
+        shown, rolled = rests.finish_rest(record, record.tier)
         events.append(
             Event(
                 REST_RECOVERED,
                 {
                     "character": character,
-                    "rest": resting["number"],
+                    "rest": resting.number,
                     **shown,
-                    "roll": record,
-                    "seed": resting["seed"] if rolled else None,
-                    "commitment": resting["commitment"],
+                    "roll": rolled.as_dict() if rolled else None,
+                    "seed": resting.seed if rolled else None,
+                    "commitment": resting.commitment,
                     "rule": f"{rests.RULE}, B-8",
                 },
             )
         )
-        noted(new, ctx.now_ms, "rest_recovered", rest=resting["number"], **shown)
-        return Decision(new, events)
+        record.note(ctx.now_ms, "rest_recovered", rest=resting.number, **shown)
+        return Decision(record.to_dict(), events)
 
     def on_timer(
         self, state: State | None, character: str, timer_id: str, ctx: Context
     ) -> Decision[State]:
-        if state is None or not state.get("resting"):
+        """W14: the running rest is over: its roll (a stale timer: nothing)."""
+        record = CypherRecord.parse(state) if state else None
+        if record is None or record.resting is None:
             return Decision(None)
-        timer = timer_of(state)
+        timer = timer_of(record)
         if timer is None or timer.timer_id != timer_id:
             return Decision(None)
-        return self.finish(copy.deepcopy(state), character, ctx, [])
+        return self.finish(record, character, ctx, [])
 
     def check(
         self,
@@ -284,44 +318,27 @@ class CypherAftermath:
         combat at a time (API.md ``already_in_combat``)."""
         carried: dict[str, dict[str, int]] = {}
         refusals: list[Refusal] = []
-        for character, record in states.items():
-            if not record:
+        for character, state in states.items():
+            if not state:
                 continue
-            busy = record.get("in_combat")
+            record = CypherRecord.parse(state)
+            busy = record.in_combat
             if busy and busy != query.combat_id and busy not in ended_combats:
                 refusals.append(Refusal(character=character, code="already_in_combat"))
-            today = rests.on_day(record, now_ms, self.boundary_of(record))
-            kept = {"rests_today": int(today.get("rests_today", 0))}
-            if record.get("pools") is not None:
-                kept.update({stat: int(value) for stat, value in record["pools"].items()})
-                kept["special_steps"] = int(record.get("special_steps", 0))
-            carried[character] = kept
+            carried[character] = kept_of(record, now_ms, self.boundary_of(record))
         return StatesChecked(allowed=not refusals, refusals=refusals, weekly_uses=carried)
 
     def view(self, state: State | None, *, now_ms: int) -> dict[str, Any]:
         if state is None:
             return {"status": CharacterStatus().model_dump(mode="json"), "history": []}
-        today = rests.on_day(state, now_ms, self.boundary_of(state))
-        resting = state.get("resting")
-        cypher = {
-            "pools": state.get("pools"),
-            "pools_max": state.get("pools_max"),
-            "track": state.get("track_name"),
-            "special_steps": state.get("special_steps"),
-            "rests_today": today.get("rests_today", 0),
-            "rests_left": rests.RESTS_PER_DAY - int(today.get("rests_today", 0)),
-            "next_rest": rests.next_rest(today),
-            "resting": None
-            if not resting
-            else {k: resting[k] for k in ("number", "started_ms", "due_ms", "commitment")},
-        }
-        status = CharacterStatus(
-            in_combat=state.get("in_combat"), ruleset_status={"cypher": cypher}
-        )
-        return {"status": status.model_dump(mode="json"), "history": state.get("history", [])}
+        record = CypherRecord.parse(state)
+        cypher = cypher_status(record, now_ms, self.boundary_of(record))
+        status = CharacterStatus(in_combat=record.in_combat, ruleset_status={"cypher": cypher})
+        history = [line.model_dump(mode="json") for line in record.history]
+        return {"status": status.model_dump(mode="json"), "history": history}
 
     def armed_timers(self, state: State) -> list[TimerRequest]:
-        timer = timer_of(state)
+        timer = timer_of(CypherRecord.parse(state))
         return [] if timer is None else [timer]
 
 

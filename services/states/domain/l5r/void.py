@@ -1,12 +1,14 @@
 """What of l5r outlives a combat (seed 004 "Vacío"): the Void pool and Alentar's daily count.
 
-Pure functions over the character's record (a JSON-ready dict): ``void_points`` at
-``void_at_ms``, ``void_max`` (the Void ring), ``alentar`` (day, received).
+Pure functions over the character's :class:`L5rRecord`: ``void_points`` at ``void_at_ms``,
+``void_max`` (the Void ring), ``alentar`` (day, received).
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
+
+from services.states.domain.l5r.record import L5rRecord
 
 DAY_MS: Final = 86_400_000
 
@@ -16,18 +18,19 @@ def regained(void: int, void_max: int, days: int) -> int:
     return min(void_max, void + max(0, days))
 
 
-def void_now(record: dict[str, Any], now_ms: int) -> int:
+def void_now(record: L5rRecord, now_ms: int) -> int:
     """The pool now: what the last combat left, plus one per whole day since."""
-    at = now_ms if record.get("void_at_ms") is None else int(record["void_at_ms"])
-    days = (now_ms - at) // DAY_MS
-    return regained(int(record["void_points"]), int(record["void_max"]), int(days))
+    assert record.void_points is not None and record.void_max is not None
+    at = now_ms if record.void_at_ms is None else record.void_at_ms
+    return regained(record.void_points, record.void_max, (now_ms - at) // DAY_MS)
 
 
-def next_regain_ms(record: dict[str, Any], now_ms: int) -> int | None:
+def next_regain_ms(record: L5rRecord, now_ms: int) -> int | None:
     """When the next natural point comes back (None: the pool is full)."""
-    if void_now(record, now_ms) >= int(record["void_max"]):
+    assert record.void_max is not None
+    if void_now(record, now_ms) >= record.void_max:
         return None
-    at = now_ms if record.get("void_at_ms") is None else int(record["void_at_ms"])
+    at = now_ms if record.void_at_ms is None else record.void_at_ms
     return at + ((now_ms - at) // DAY_MS + 1) * DAY_MS
 
 
@@ -36,7 +39,7 @@ def day_of(ms: int) -> int:
     return ms // DAY_MS
 
 
-def alentar_today(record: dict[str, Any], now_ms: int) -> int:
+def alentar_today(record: L5rRecord, now_ms: int) -> int:
     """Alentar (C-5): points received this way today."""
-    alentar = record.get("alentar") or {}
-    return int(alentar.get("received", 0)) if alentar.get("day") == day_of(now_ms) else 0
+    alentar = record.alentar
+    return alentar.received if alentar is not None and alentar.day == day_of(now_ms) else 0

@@ -1,7 +1,7 @@
 """What a combat leaves on one character: entering it, and its end (umh 4.1 - 4.5).
 
 Pure functions ``record + fact -> new record`` writing their events and timers into an
-:class:`~services.states.domain.umh.outcome.Outcome`; ``None`` means nothing changed, so a
+:class:`~shared.outcome.Outcome`; ``None`` means nothing changed, so a
 redelivered or out-of-order fact is harmless.
 """
 
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from services.states.domain.umh.facts import AftermathConfig, SheetFacts
+from services.states.domain.umh.history import disarm
 from services.states.domain.umh.immunity import (
     RULE_ANNULLED,
     RULE_STATE_RECEIVED,
@@ -19,7 +20,6 @@ from services.states.domain.umh.immunity import (
     grant_immunity,
 )
 from services.states.domain.umh.imprisonment import free, prisoner_challenge_refusal
-from services.states.domain.umh.outcome import Outcome, disarm
 from services.states.domain.umh.record import (
     CharacterRecord,
     EndedCombat,
@@ -29,6 +29,7 @@ from services.states.domain.umh.record import (
 )
 from services.states.domain.umh.requirements import general_requirement
 from services.states.domain.umh.vigor import end_of_combat_cost, lose_vigor
+from shared.outcome import Outcome
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
+from services.states.domain.umh.history import note
 from services.states.domain.umh.imprisonment import free
-from services.states.domain.umh.outcome import Outcome, note
 from services.states.domain.umh.record import CharacterRecord, Timed
 from services.states.domain.umh.vigor import recover_vigor
+from shared.outcome import Outcome
 
 EXPIRY_EVENTS: Final[dict[str, str]] = {
     "immunity": "immunity.expired",

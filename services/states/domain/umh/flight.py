@@ -6,9 +6,11 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from services.states.domain.umh.facts import AftermathConfig
+from services.states.domain.umh.history import arm, disarm, note
 from services.states.domain.umh.immunity import RULE_FLED, grant_immunity
-from services.states.domain.umh.outcome import Outcome, arm, disarm, note, rfc3339
 from services.states.domain.umh.record import MAX_FLED, CharacterRecord, Timed
+from shared.domain import rfc3339
+from shared.outcome import Outcome
 
 SHARED_FLIGHT_COOLDOWN: Final = "flee"
 """umh 4.1.1.1.2: the one flight cooldown every basic (non-special) profile shares."""

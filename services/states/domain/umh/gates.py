@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from services.states.domain.umh.facts import SheetFacts
 from services.states.domain.umh.flight import flight_cooldown_key
 from services.states.domain.umh.imprisonment import prisoner_challenge_refusal
-from services.states.domain.umh.outcome import rfc3339
 from services.states.domain.umh.record import CharacterRecord
 from services.states.domain.umh.weeks import uses_this_week
+from shared.domain import rfc3339
 from shared.payloads import Refusal, StatesCheck, StatesChecked
 
 Records = Mapping[str, CharacterRecord | None]

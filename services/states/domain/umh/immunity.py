@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from services.states.domain.umh.outcome import Outcome, arm, disarm, note, rfc3339
+from services.states.domain.umh.history import arm, disarm, note
 from services.states.domain.umh.record import CharacterRecord
+from shared.domain import rfc3339
+from shared.outcome import Outcome
 
 IMMUNITY_EXPIRED: Final = "immunity.expired"
 

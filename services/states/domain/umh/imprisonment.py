@@ -7,9 +7,11 @@ from dataclasses import replace
 from typing import Final
 
 from services.states.domain.umh.facts import AftermathConfig, SheetFacts
-from services.states.domain.umh.outcome import Outcome, arm, disarm, note, rfc3339
+from services.states.domain.umh.history import arm, disarm, note
 from services.states.domain.umh.record import CharacterRecord, EndedCombat, Imprisonment
+from shared.domain import rfc3339
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 
 IMPRISONMENT_EXPIRED: Final = "imprisonment.expired"
 

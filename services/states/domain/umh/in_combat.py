@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
+from services.states.domain.umh.history import arm, disarm, note
 from services.states.domain.umh.immunity import cancel_immunity_by_attacking
-from services.states.domain.umh.outcome import Outcome, arm, disarm, note, rfc3339
 from services.states.domain.umh.record import CharacterRecord
 from services.states.domain.umh.weeks import next_week_start_ms, uses_this_week, week_start_ms
+from shared.domain import rfc3339
+from shared.outcome import Outcome
 
 WEEKLY_USES_RESET: Final = "weekly_uses.reset"
 

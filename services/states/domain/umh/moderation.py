@@ -12,9 +12,11 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from services.states.domain.umh.expiry import end_timed
-from services.states.domain.umh.outcome import Outcome, arm, disarm, note, rfc3339
+from services.states.domain.umh.history import arm, disarm, note
 from services.states.domain.umh.record import CharacterRecord, PostCombatState, Timed
+from shared.domain import rfc3339
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 
 STATUS_ADJUSTED: Final = "status.adjusted"
 

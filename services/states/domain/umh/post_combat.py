@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from services.states.domain.umh.facts import PostCombatFacts, SheetFacts
+from services.states.domain.umh.history import arm, disarm, note
 from services.states.domain.umh.imprisonment import imprison, imprison_refusal
-from services.states.domain.umh.outcome import Outcome, arm, disarm, note, rfc3339
 from services.states.domain.umh.record import (
     AppliedEffect,
     CharacterRecord,
@@ -19,7 +19,9 @@ from services.states.domain.umh.record import (
     PostCombatState,
 )
 from services.states.domain.umh.vigor import VigorCost, lose_vigor
+from shared.domain import rfc3339
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 
 CELL = "cell"
 """The name an imprisonment by the actor's cell (not a skill) is recorded under (4.5.1)."""

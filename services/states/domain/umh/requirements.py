@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from services.states.domain.umh.facts import SheetFacts
-from services.states.domain.umh.outcome import Outcome, note
+from services.states.domain.umh.history import note
 from services.states.domain.umh.record import (
     MAX_REQUIREMENTS,
     CharacterRecord,
@@ -20,6 +20,7 @@ from services.states.domain.umh.record import (
     Requirement,
 )
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 
 RULE_OF_KIND: Final = {"general": "umh 4.4.1", "profile": "umh 4.4.2", "skill": "umh 4.4.3"}
 

@@ -20,9 +20,9 @@ from services.states.domain.umh.aftermath import (
 from services.states.domain.umh.expiry import on_timer
 from services.states.domain.umh.facts import AftermathConfig
 from services.states.domain.umh.flight import Flight, flee
+from services.states.domain.umh.history import timer_requests
 from services.states.domain.umh.in_combat import Declared, on_declared, on_state_received
 from services.states.domain.umh.moderation import Adjustment, adjust
-from services.states.domain.umh.outcome import Outcome, timer_requests
 from services.states.domain.umh.post_combat import PostCombatRequest, apply_post_combat
 from services.states.domain.umh.record import CharacterRecord, Participant
 from services.states.domain.umh.requirements import claim
@@ -42,6 +42,7 @@ from shared.messages import (
     COMBATANT_JOINED,
     EFFECT_APPLIED,
 )
+from shared.outcome import Outcome
 from shared.payloads import (
     ActionDeclared,
     AdjustStatus,
@@ -215,7 +216,8 @@ def decide(state: State | None, character: str, change: Change, ctx: Context) ->
     changed = change(record, out)
     if changed is None or changed == record:
         return Decision(None)
-    return out.decision(replace(changed, room=ctx.room), state)
+    # keys the runtime keeps beside the record are carried over
+    return out.decision({**(state or {}), **replace(changed, room=ctx.room).to_dict()})
 
 
 class UmhAftermath:

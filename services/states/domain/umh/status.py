@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.states.domain.umh.outcome import rfc3339
 from services.states.domain.umh.record import CharacterRecord, HistoryEntry
 from services.states.domain.umh.weeks import uses_this_week
+from shared.domain import rfc3339
 from shared.payloads import CharacterStatus, RoomBan
 
 

@@ -6,8 +6,10 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from services.states.domain.umh.facts import AftermathConfig
-from services.states.domain.umh.outcome import Outcome, arm, disarm, note, rfc3339
+from services.states.domain.umh.history import arm, disarm, note
 from services.states.domain.umh.record import CharacterRecord, Participant
+from shared.domain import rfc3339
+from shared.outcome import Outcome
 
 VIGOR_RECOVERED: Final = "vigor.recovered"
 

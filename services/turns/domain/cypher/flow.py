@@ -1,16 +1,15 @@
 """Rounds and turns of a cypher combat (seed 001 ASALTO, ACCIÓN, INICIATIVA, DAÑO ESPECIAL).
 
-The state is a JSON-ready dict (see :func:`services.turns.domain.cypher.opening.new_state`). An
-:class:`Out` collects the events and timers of one input, in order.
+Functions work on a parsed :class:`CypherCombat`; an :class:`Outcome` collects the events and
+timers of one input, in order.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from shared.dice.combat import keep_draws, rolled, stream_of
+from services.turns.domain.cypher.state import CypherCombat, Result, Turn, TurnEnd
 from shared.dice.rolls import roll
-from shared.dict_state import Out, arm_timer, cancel_timer
 from shared.domain import ms
 from shared.messages import (
     COMBAT_ENDED,
@@ -19,17 +18,16 @@ from shared.messages import (
     TURN_ENDED,
     TURN_STARTED,
 )
+from shared.outcome import Outcome, arm_timer, cancel_timer
+from shared.rulesets.cypher.conditions import GONE, Status, dumped
+from shared.vocabulary import SIDES, EndReason, Phase, PublicStatus, Side
 
-State = dict[str, Any]
-PHASE_FIGHTING: Final = "fighting"
-PHASE_ENDED: Final = "ended"
-OUT_OF_FIGHT: Final = frozenset({"dead", "debilitated", "fled"})
 INITIATIVE_ROLLED: Final = "initiative.rolled"
 
 
-def npc_target_number(state: State) -> int | None:
+def npc_target_number(state: CypherCombat) -> int | None:
     """B-1 / B-2: the highest target number among the NPCs (3 x level), if any."""
-    levels = [int(s.get("level") or 1) for s in state["sheets"].values() if s.get("kind") == "npc"]
+    levels = [s.level or 1 for s in state.sheets.values() if s.kind == "npc"]
     return 3 * max(levels) if levels else None
 
 
@@ -44,172 +42,167 @@ def initiative_order(
     return [*before, *npcs, *after]
 
 
-def initiative(state: State, out: Out) -> list[str]:
+def initiative(state: CypherCombat, out: Outcome) -> list[str]:
     """001 INICIATIVA, B-2: every PC rolls a Speed roll (d20); those strictly above the
     highest NPC target number act before the NPCs, the rest after; among PCs, by roll,
     descending (ties keep the sides' order); NPCs in the sides' order. No NPC: by roll."""
-    stream = stream_of(state, "turns")
-    everyone = [*state["sides"]["attackers"], *state["sides"]["defenders"]]
-    pcs = [c for c in everyone if state["sheets"][c].get("kind", "pc") == "pc"]
+    dice = state.dice_of()
+    stream = dice.stream("turns")
+    everyone = [*state.sides[Side.ATTACKERS], *state.sides[Side.DEFENDERS]]
+    pcs = [c for c in everyone if state.sheets[c].kind == "pc"]
     npcs = [c for c in everyone if c not in pcs]
     rolls: dict[str, int] = {}
     for character in pcs:
         result = roll("1d20", stream, purpose=f"initiative (Speed) of {character}")
         rolls[character] = result.total
-        out.events.append(rolled(result, roller=character, combat_id=str(state["id"])))
-    keep_draws(state, stream)
+        out.rolled(result, roller=character, combat_id=state.id)
+    dice.keep(stream)
     tn = npc_target_number(state)
     order = initiative_order(pcs, npcs, rolls, tn)
-    state["initiative"] = rolls
+    state.initiative = rolls
     out.emit(
         INITIATIVE_ROLLED,
-        {"rolls": rolls, "npc_target_number": tn, "order": order, "round": state["round"] + 1},
+        {"rolls": rolls, "npc_target_number": tn, "order": order, "round": state.round + 1},
     )
     return order
 
 
-def begin_round(state: State, out: Out, now_ms: int) -> None:
+def begin_round(state: CypherCombat, out: Outcome, now_ms: int) -> None:
     """001 INICIATIVA: a new round in the same order as the first (re-rolled only when the
     GM asked for it, B-3); then its first turn."""
-    if state.get("reroll_next_round"):
-        state["order"] = initiative(state, out)
-        state["reroll_next_round"] = False
-    state["round"] += 1
-    out.emit(ROUND_STARTED, {"round": state["round"], "turn_order": list(state["order"])})
+    if state.reroll_next_round:
+        state.order = initiative(state, out)
+        state.reroll_next_round = False
+    state.round += 1
+    out.emit(ROUND_STARTED, {"round": state.round, "turn_order": list(state.order)})
     start_turn(state, out, now_ms, 0)
 
 
-def start_turn(state: State, out: Out, now_ms: int, index: int) -> None:
+def start_turn(state: CypherCombat, out: Outcome, now_ms: int, index: int) -> None:
     """001 ACCIÓN: one turn per character per round; the dead and the fled have none; a
     stunned character loses this turn (but still defends, B-15)."""
-    while index < len(state["order"]):
-        actor = state["order"][index]
-        part = state["participants"][actor]
-        if part["status"] in ("dead", "fled"):
+    while index < len(state.order):
+        actor = state.order[index]
+        part = state.participants[actor]
+        if part.status in GONE:
             index += 1
             continue
-        state["turn_index"] = index
-        state["turn_seq"] += 1
-        deadline = now_ms + ms(state["settings"]["turn_seconds"])
+        state.turn_index = index
+        state.turn_seq += 1
+        deadline = now_ms + ms(state.settings.turn_seconds)
         payload = {
             "actor": actor,
             "index": index,
-            "round": state["round"],
-            "turn_seq": state["turn_seq"],
+            "round": state.round,
+            "turn_seq": state.turn_seq,
             "deadline_ms": deadline,
         }
-        if part.get("stunned"):
-            part["stunned"] = False
+        if part.stunned:
+            part.stunned = False
             out.emit(TURN_STARTED, {**payload, "skipped": "stunned"})
-            out.emit(TURN_ENDED, _ended(state, actor, "stunned"))
+            out.emit(TURN_ENDED, _ended(state, actor, TurnEnd.STUNNED))
             index += 1
             continue
-        timer_id = arm_timer(state, out, "turn", deadline, {"turn_seq": state["turn_seq"]})
-        state["turn"] = {
-            "actor": actor,
-            "deadline_ms": deadline,
-            "timer_id": timer_id,
-            "acted": False,
-            "free_moved": False,
-            "pending": None,
-            "dazed_at_start": int(part.get("dazed_turns", 0)) > 0,
-        }
+        timer_id = arm_timer(state, out, "turn", deadline, {"turn_seq": state.turn_seq})
+        state.turn = Turn(
+            actor=actor, deadline_ms=deadline, timer_id=timer_id, dazed_at_start=part.dazed
+        )
         out.emit(TURN_STARTED, payload)
         return
-    out.emit(ROUND_ENDED, {"round": state["round"]})
-    state["turn"] = None
+    out.emit(ROUND_ENDED, {"round": state.round})
+    state.turn = None
     if check_end(state, out, now_ms):
         return  # nobody left to take a turn: never a round without turns
     begin_round(state, out, now_ms)
 
 
-def _ended(state: State, actor: str, reason: str) -> dict[str, Any]:
+def _ended(state: CypherCombat, actor: str, reason: TurnEnd) -> dict[str, Any]:
     return {
         "actor": actor,
-        "reason": reason,
-        "round": state["round"],
-        "turn_seq": state["turn_seq"],
+        "reason": str(reason),
+        "round": state.round,
+        "turn_seq": state.turn_seq,
     }
 
 
-def end_turn(state: State, out: Out, now_ms: int, reason: str) -> None:
+def end_turn(state: CypherCombat, out: Outcome, now_ms: int, reason: TurnEnd) -> None:
     """The turn ends (acted, passed, timed out); dazed counts down at the end of a turn it
     was on at the start (B-18: normally one round); then the end check, then the next turn."""
-    turn = state["turn"]
-    assert turn is not None
-    cancel_timer(state, out, turn["timer_id"])
-    part = state["participants"][turn["actor"]]
-    if turn.get("dazed_at_start") and int(part.get("dazed_turns", 0)) > 0:
-        part["dazed_turns"] = int(part["dazed_turns"]) - 1
-    out.emit(TURN_ENDED, _ended(state, turn["actor"], reason))
-    state["turn"] = None
+    turn = state.current_turn()
+    cancel_timer(state, out, turn.timer_id)
+    part = state.participants[turn.actor]
+    if turn.dazed_at_start and part.dazed:
+        part.dazed_turns -= 1
+    out.emit(TURN_ENDED, _ended(state, turn.actor, reason))
+    state.turn = None
     if check_end(state, out, now_ms):
         return
-    start_turn(state, out, now_ms, int(state["turn_index"]) + 1)
+    start_turn(state, out, now_ms, state.turn_index + 1)
 
 
-def side_out(state: State, side: str) -> bool:
-    members = state["sides"][side]
-    return all(state["participants"][c]["status"] in OUT_OF_FIGHT for c in members)
-
-
-def check_end(state: State, out: Out, now_ms: int) -> bool:
+def check_end(state: CypherCombat, out: Outcome, now_ms: int) -> bool:
     """The combat ends when a side is all dead, debilitated (it can do nothing but crawl,
     001 INDICADOR incapacitado: this referee's reading) or fled. Both at once: no winner."""
-    attackers, defenders = side_out(state, "attackers"), side_out(state, "defenders")
+    attackers, defenders = state.side_out(Side.ATTACKERS), state.side_out(Side.DEFENDERS)
     if not attackers and not defenders:
         return False
-    winner = None if attackers and defenders else ("defenders" if attackers else "attackers")
-    losers = [
-        c for s in ("attackers", "defenders") if side_out(state, s) for c in state["sides"][s]
-    ]
-    all_fled = all(state["participants"][c]["status"] == "fled" for c in losers)
-    end_combat(state, out, now_ms, winner=winner, reason="fled" if all_fled else "defeat")
+    winner = None if attackers and defenders else (Side.DEFENDERS if attackers else Side.ATTACKERS)
+    losers = [c for s in SIDES if state.side_out(s) for c in state.sides[s]]
+    all_fled = all(state.participants[c].status == Status.FLED for c in losers)
+    reason = EndReason.FLED if all_fled else EndReason.DEFEAT
+    end_combat(state, out, now_ms, winner=winner, reason=reason)
     return True
 
 
-def public_status(status: str) -> str:
+def public_status(status: Status) -> PublicStatus:
     """API.md's participant status: active | down | fled (dead and debilitated are down)."""
-    return {"dead": "down", "debilitated": "down"}.get(status, status)
+    if status in (Status.DEAD, Status.DEBILITATED):
+        return PublicStatus.DOWN
+    return PublicStatus(str(status))
+
+
+def ended_participants(state: CypherCombat) -> dict[str, dict[str, Any]]:
+    """Each one's side and API.md status in ``combat.ended``; the dead reached "zero"."""
+    return {
+        c: {
+            "side": str(p.side),
+            "status": str(public_status(p.status)),
+            "reached_zero_vit": p.status == Status.DEAD,
+        }
+        for c, p in state.participants.items()
+    }
 
 
 def end_combat(
-    state: State,
-    out: Out,
+    state: CypherCombat,
+    out: Outcome,
     now_ms: int,
     *,
-    winner: str | None,
-    reason: str,
+    winner: Side | None,
+    reason: EndReason,
     annul: str | None = None,
 ) -> None:
-    turn = state.get("turn")
-    if turn is not None:
-        cancel_timer(state, out, turn.get("timer_id"))
-    for timer_id in list(state["timers"]):
+    """The combat ends: every timer cancelled, ``combat.ended`` with each one's condition
+    (services/states keeps a PC's pools and track, 001 RECUPERAR)."""
+    if state.turn is not None:
+        cancel_timer(state, out, state.turn.timer_id)
+    for timer_id in list(state.timers):
         cancel_timer(state, out, timer_id)
-    state["turn"] = None
-    state["phase"] = PHASE_ENDED
-    state["ended_at_ms"] = now_ms
-    state["result"] = {"winner": winner, "reason": reason}
-    participants = {
-        c: {
-            "side": p["side"],
-            "status": public_status(p["status"]),
-            "reached_zero_vit": p["status"] == "dead",
-        }
-        for c, p in state["participants"].items()
-    }
+    state.turn = None
+    state.phase = Phase.ENDED
+    state.ended_at_ms = now_ms
+    state.result = Result(winner=winner, reason=reason)
     out.emit(
         COMBAT_ENDED,
         {
-            "combat_id": state["id"],
+            "combat_id": state.id,
             "ruleset": "cypher",
-            "winner": winner,
-            "reason": reason,
-            "participants": participants,
+            "winner": None if winner is None else str(winner),
+            "reason": str(reason),
+            "participants": ended_participants(state),
             "ended_at_ms": now_ms,
-            "room": state["room"],
+            "room": state.room,
             "annul_reason": annul,
-            "conditions": state["participants"],
+            "conditions": dumped(state.participants),
         },
     )

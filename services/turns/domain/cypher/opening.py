@@ -10,30 +10,27 @@ names the sides: in cypher every combat opens with initiative.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from pydantic import ValidationError
 
-from services.turns.domain.cypher.flow import (
-    OUT_OF_FIGHT,
-    PHASE_FIGHTING,
-    begin_round,
-    initiative,
-)
-from shared.dict_state import Out
+from services.turns.domain.cypher.flow import begin_round, initiative
+from services.turns.domain.cypher.state import CypherCombat, Settings
+from shared.dice.combat import Dice
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_STARTED
+from shared.outcome import Outcome, State
 from shared.payloads import StartCombat
-from shared.rulesets.cypher.conditions import initial, refreshed
+from shared.rulesets.cypher.conditions import Condition, Status, dumped, initial
 from shared.rulesets.cypher.settings import CypherSettings
 from shared.rulesets.cypher.sheet import CypherSheet, Pools
+from shared.vocabulary import SIDES, Side
 
-State = dict[str, Any]
 RULE = "cypher ASALTO"
 
 
 def parse_sheets(cmd: StartCombat) -> dict[str, CypherSheet]:
+    """The first checks of the module docstring: every sheet a valid cypher sheet, once."""
     everyone = [cmd.attacker, *cmd.defenders]
     if len(set(everyone)) != len(everyone):
         raise RuleViolation("duplicate_participant", RULE)
@@ -68,64 +65,52 @@ def carried_over(sheet: CypherSheet, kept: dict[str, int] | None) -> CypherSheet
     return sheet.model_copy(update={"current": Pools(**now)})
 
 
-def condition_of(sheet: CypherSheet, side: str, kept: dict[str, int] | None) -> dict[str, Any]:
+def condition_of(sheet: CypherSheet, side: Side, kept: dict[str, int] | None) -> Condition:
     """His condition at the start, with the special-damage steps he still carries (B-5) and
     the rests he already took today (B-10)."""
     cond = initial(carried_over(sheet, kept), side)
     steps = int((kept or {}).get("special_steps", 0))
     if sheet.kind == "pc" and steps:
-        cond = refreshed({**cond, "special_steps": steps})
-    cond["rested_today"] = int((kept or {}).get("rests_today", 0))
+        cond.special_steps = steps
+        cond.refresh()
+    cond.rested_today = int((kept or {}).get("rests_today", 0))
     return cond
 
 
 def new_state(
     cmd: StartCombat, sheets: dict[str, CypherSheet], tenant: str, room: str, now_ms: int
-) -> State:
-    sides = {"attackers": [cmd.attacker], "defenders": list(cmd.defenders)}
+) -> CypherCombat:
+    """The combat before its first roll: sides, conditions, settings, the dice."""
+    sides = {Side.ATTACKERS: [cmd.attacker], Side.DEFENDERS: list(cmd.defenders)}
     kept = cmd.weekly_uses
     participants = {
-        c: condition_of(sheets[c], side, kept.get(c))
-        for side, members in sides.items()
-        for c in members
+        c: condition_of(sheets[c], side, kept.get(c)) for side in SIDES for c in sides[side]
     }
-    return {
-        "id": cmd.combat_id,
-        "tenant": tenant,
-        "room": room,
-        "ruleset": "cypher",
-        "phase": PHASE_FIGHTING,
-        "round": 0,
-        "sides": sides,
-        "order": [],
-        "turn_index": 0,
-        "turn": None,
-        "turn_seq": 0,
-        "initiative": {},
-        "participants": participants,
-        "sheets": {c: copy.deepcopy(cmd.sheets[c]) for c in sheets},
-        "settings": {
-            "turn_seconds": cmd.settings.timers.turn_seconds,
-            "literal_low_light": cmd.settings.ruleset("cypher", CypherSettings).literal_low_light,
-        },
-        "timers": {},
-        "timer_seq": 0,
-        "result": None,
-        "created_at_ms": now_ms,
-        "ended_at_ms": None,
-        "reroll_next_round": False,
-        "dice": copy.deepcopy(cmd.dice) if cmd.dice else None,
-    }
+    settings = Settings(
+        turn_seconds=cmd.settings.timers.turn_seconds,
+        literal_low_light=cmd.settings.ruleset("cypher", CypherSettings).literal_low_light,
+    )
+    return CypherCombat(
+        id=cmd.combat_id,
+        tenant=tenant,
+        room=room,
+        sides=sides,
+        participants=participants,
+        sheets=sheets,
+        settings=settings,
+        created_at_ms=now_ms,
+        dice=Dice.model_validate(cmd.dice) if cmd.dice else None,
+    )
 
 
-def check_able(state: State) -> None:
+def check_able(state: CypherCombat) -> None:
     """001 INDICADOR: a dead character fights no more (``dead``); a side whose members are
     all out of the fight (debilitated, B-6) has lost before the first roll (``debilitated``)."""
-    for character, cond in state["participants"].items():
-        if cond["status"] == "dead":
+    for character, cond in state.participants.items():
+        if cond.status == Status.DEAD:
             raise RuleViolation("dead", "cypher INDICADOR (muerto)", character=character)
-    for side, members in state["sides"].items():
-        if all(state["participants"][c]["status"] in OUT_OF_FIGHT for c in members):
+    for side, members in state.sides.items():
+        if state.side_out(side):
             raise RuleViolation(
                 "debilitated", "cypher INDICADOR (incapacitado)", side=side, characters=members
             )
@@ -136,25 +121,23 @@ def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> Decision[
     sheets = parse_sheets(cmd)
     state = new_state(cmd, sheets, tenant, room, now_ms)
     check_able(state)
-    out = Out()
+    out = Outcome()
     out.emit(
         COMBAT_STARTED,
         {
-            "combat_id": state["id"],
+            "combat_id": state.id,
             "ruleset": "cypher",
             "room": room,
             "tenant": tenant,
             "initiator": cmd.attacker,
-            "sides": copy.deepcopy(state["sides"]),
+            "sides": {str(side): list(members) for side, members in state.sides.items()},
             "opening": cmd.opening.model_dump(mode="json"),
-            "sheets": copy.deepcopy(state["sheets"]),
+            "sheets": {c: copy.deepcopy(cmd.sheets[c]) for c in sheets},
             "settings": cmd.settings.model_dump(mode="json"),
             "started_at_ms": now_ms,
-            "conditions": copy.deepcopy(state["participants"]),
+            "conditions": dumped(state.participants),
         },
     )
-    state["order"] = initiative(state, out)
+    state.order = initiative(state, out)
     begin_round(state, out, now_ms)
-    if state["dice"] is None:
-        del state["dice"]
     return out.decision(state)

@@ -8,12 +8,12 @@ from typing import Any
 
 from services.turns.domain.l5r import rules
 from services.turns.domain.l5r.attack import spend
-from services.turns.domain.l5r.state import State, use_slot
-from shared.dice.combat import keep_draws, stream_of
+from services.turns.domain.l5r.fighter import Fighter
+from services.turns.domain.l5r.state import L5rCombat
 from shared.dice.notation import roll_and_keep
 from shared.dice.rolls import roll
-from shared.dict_state import Out
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 from shared.rulesets.l5r.actions import L5rComplex
 
 
@@ -24,57 +24,64 @@ def forced_raise(moved: float, water: int) -> int:
     return 1 if moved > 0 else 0
 
 
-def complex_action(state: State, out: Out, action: L5rComplex, p: dict[str, Any]) -> None:
-    actor = action.actor
-    rules.check_allowed(p["stance"] or "attack", action.category)
-    if action.category == "ride" and p["skills"].get("horsemanship", 0) <= 0:
+def complex_action(state: L5rCombat, out: Outcome, action: L5rComplex, p: Fighter) -> None:
+    """The stance allows it (T004-27), riding needs Horsemanship, the forced raise after a
+    move (C-19), one Void use on its roll (C-4) and its points; then the roll, if any."""
+    rules.check_allowed(p.current_stance, action.category)
+    if action.category == "ride" and p.skill("horsemanship") <= 0:
         raise RuleViolation("cannot_fight_mounted", "l5r Montar a caballo")
-    forced = forced_raise(float(p["round"]["moved"]), int(p["rings"]["water"]))
+    forced = forced_raise(p.round.moved, p.rings.water)
     uses: list[str] = list(action.void)
     rules.check_void_on_roll(uses)
     cost = sum(rules.VOID_COSTS[u] for u in uses)
-    rules.check_void(int(p["void"]), cost, "+".join(uses))
+    rules.check_void(p.void, cost, "+".join(uses))
     payload: dict[str, Any] = {
-        "character": actor,
+        "character": action.actor,
         "description": action.description,
         "category": action.category,
         "forced_raises": forced,
     }
     if action.skill is not None and action.trait is not None:
-        rank = int(p["skills"].get(action.skill.lower(), 0)) + (1 if "mejora_rank" in uses else 0)
-        skilled = rank > 0
-        free = 1 if "mejora_raise" in uses else 0
-        paid = max(0, action.raises - free) + forced
-        rules.check_paid_raises(
-            paid, rules.raise_max(int(p["rings"]["void"]), rank), skilled=skilled
-        )
-        trait = int(p["traits"][action.trait])
-        extra = (1 if "mejora_die" in uses else 0) + (1 if p["alentar_bonus"] else 0)
-        stream = stream_of(state, "turns")
-        result = roll(
-            roll_and_keep(trait + rank + extra, trait + extra, explode=skilled),
-            stream,
-            purpose=f"complex {actor}",
-        )
-        keep_draws(state, stream)
-        out.rolled(state, result, actor)
-        penalty = 0 if "persistencia" in uses else int(p["penalty"])
-        total = result.total - penalty
-        payload |= {
-            "roll": result.as_dict(),
-            "penalty": penalty,
-            "total": total,
-            "raises_paid": paid,
-        }
-        if action.tn is not None:
-            needed = action.tn + rules.RAISE_TN * paid
-            payload |= {"tn": needed, "success": total >= needed}
-        if p["alentar_bonus"]:
-            p["alentar_bonus"] -= 1
+        payload |= skill_roll(state, out, action, p, uses, forced)
     elif forced:
         payload["tn_raise"] = rules.RAISE_TN * forced
-    use_slot(p, "complex")
+    p.use_slot("complex")
     if cost:
-        spend(out, p, actor, cost, "+".join(uses), None)
-    p["round"]["acted"] = True
+        spend(out, p, action.actor, cost, "+".join(uses), None)
+    p.round.acted = True
     out.emit("complex_action.taken", {**payload, "rule": "l5r Acción compleja"})
+
+
+def skill_roll(
+    state: L5rCombat, out: Outcome, action: L5rComplex, p: Fighter, uses: list[str], forced: int
+) -> dict[str, Any]:
+    """(trait + skill) k trait (C-2), exploding when skilled (C-29); Mejora's rank, die and
+    free raise, Alentar's die; the raises paid within the maximum (T004-01); the wound
+    penalty off unless Persistencia; against the TN plus 5 per raise (C-1)."""
+    assert action.skill is not None and action.trait is not None
+    rank = p.skill(action.skill) + (1 if "mejora_rank" in uses else 0)
+    free = 1 if "mejora_raise" in uses else 0
+    paid = max(0, action.raises - free) + forced
+    rules.check_paid_raises(paid, rules.raise_max(p.rings.void, rank), skilled=rank > 0)
+    trait = int(getattr(p.traits, action.trait))
+    extra = (1 if "mejora_die" in uses else 0) + (1 if p.alentar_bonus else 0)
+    dice = state.dice_of()
+    stream = dice.stream("turns")
+    spec = roll_and_keep(trait + rank + extra, trait + extra, explode=rank > 0)
+    result = roll(spec, stream, purpose=f"complex {action.actor}")
+    dice.keep(stream)
+    out.rolled(result, roller=action.actor, combat_id=state.id)
+    penalty = 0 if "persistencia" in uses else p.penalty
+    total = result.total - penalty
+    shown: dict[str, Any] = {
+        "roll": result.as_dict(),
+        "penalty": penalty,
+        "total": total,
+        "raises_paid": paid,
+    }
+    if action.tn is not None:
+        needed = action.tn + rules.RAISE_TN * paid
+        shown |= {"tn": needed, "success": total >= needed}
+    if p.alentar_bonus:
+        p.alentar_bonus -= 1
+    return shown

@@ -13,18 +13,22 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from services.turns.domain.l5r.state import PREPARATION, RULESET, State, new_participant
-from shared.dict_state import Out, arm_timer
+from services.turns.domain.l5r.fighter import new_fighter
+from services.turns.domain.l5r.state import RULESET, L5rCombat, Settings
+from shared.dice.combat import Dice
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_PHASE_CHANGED, COMBAT_STARTED
+from shared.outcome import Outcome, arm_timer
 from shared.payloads import StartCombat
 from shared.rulesets.l5r.settings import L5rSettings
 from shared.rulesets.l5r.sheet import L5rSheet
+from shared.vocabulary import SIDES, Phase, Side
 
 MAX_DEFENDERS: Final = 8
 
 
 def check(cmd: StartCombat) -> dict[str, L5rSheet]:
+    """The checks of the module docstring, in order; every sheet parsed."""
     if cmd.ruleset != RULESET:
         raise RuleViolation("ruleset_mismatch", None, expected=RULESET, got=cmd.ruleset)
     everyone = [cmd.attacker, *cmd.defenders]
@@ -59,63 +63,51 @@ def counters(cmd: StartCombat, cid: str) -> dict[str, int]:
     return found
 
 
-def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> tuple[State, Out]:
+def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> tuple[L5rCombat, Outcome]:
     """Paso 1: the combat opens in preparation; initiative is rolled when everyone is ready
     (``l5r.ready``) or the preparation window (RULES.md 7.1 W1, the community's
     ``timers.preparation_seconds``) runs out."""
     sheets = check(cmd)
-    sides = {"attackers": [cmd.attacker], "defenders": list(cmd.defenders)}
+    sides = {Side.ATTACKERS: [cmd.attacker], Side.DEFENDERS: list(cmd.defenders)}
     readings = cmd.settings.ruleset("l5r", L5rSettings)
     participants = {
-        cid: new_participant(sheets[cid], side, counters(cmd, cid))
-        for side, members in sides.items()
-        for cid in members
+        cid: new_fighter(sheets[cid], side, counters(cmd, cid))
+        for side in SIDES
+        for cid in sides[side]
     }
-    state: State = {
-        "id": cmd.combat_id,
-        "tenant": tenant,
-        "room": room,
-        "ruleset": RULESET,
-        "phase": PREPARATION,
-        "round": 0,
-        "order": [],
-        "turn_index": -1,
-        "turn_seq": 0,
-        "turn": None,
-        "sides": sides,
-        "participants": participants,
-        "settings": {
-            "turn_seconds": cmd.settings.timers.turn_seconds,
-            "preparation_seconds": cmd.settings.timers.preparation_seconds,
-            **readings.model_dump(mode="json"),
-        },
-        "timers": {},
-        "timer_seq": 0,
-        "pending": None,
-        "swap_offers": {},
-        "swap_open": True,
-        "result": None,
-        "created_at_ms": now_ms,
-        "ended_at_ms": None,
-        "resolved": [],
-    }
-    out = Out()
+    settings = Settings(
+        turn_seconds=cmd.settings.timers.turn_seconds,
+        preparation_seconds=cmd.settings.timers.preparation_seconds,
+        **readings.model_dump(),
+    )
+    state = L5rCombat(
+        id=cmd.combat_id,
+        tenant=tenant,
+        room=room,
+        sides=sides,
+        participants=participants,
+        settings=settings,
+        created_at_ms=now_ms,
+        dice=Dice.model_validate(cmd.dice) if cmd.dice is not None else None,
+    )
+    out = Outcome()
     out.emit(COMBAT_STARTED, started_payload(cmd, state, now_ms))
-    due = now_ms + int(state["settings"]["preparation_seconds"]) * 1000
+    due = now_ms + state.settings.preparation_seconds * 1000
     arm_timer(state, out, "preparation", due, {})
-    state["phase_deadline_ms"] = due
-    out.emit(COMBAT_PHASE_CHANGED, {"from": None, "to": PREPARATION})
+    state.phase_deadline_ms = due
+    out.emit(COMBAT_PHASE_CHANGED, {"from": None, "to": str(Phase.PREPARATION)})
     return state, out
 
 
-def started_payload(cmd: StartCombat, state: State, now_ms: int) -> dict[str, Any]:
+def started_payload(cmd: StartCombat, state: L5rCombat, now_ms: int) -> dict[str, Any]:
+    """``combat.started``: the sides, the opening, the sheets and settings as given."""
     return {
-        "combat_id": state["id"],
+        "combat_id": state.id,
         "ruleset": RULESET,
-        "room": state["room"],
-        "tenant": state["tenant"],
+        "room": state.room,
+        "tenant": state.tenant,
         "initiator": cmd.attacker,
-        "sides": copy.deepcopy(state["sides"]),
+        "sides": {str(side): list(members) for side, members in state.sides.items()},
         "opening": cmd.opening.model_dump(mode="json"),
         "positions": None,
         "sheets": copy.deepcopy(cmd.sheets),

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from shared.dice.notation import DiceSpec, roll_and_keep
 from shared.dice.rolls import Roll, roll
 from shared.dice.streams import Stream
 from shared.errors import RuleViolation
+from shared.rulesets.l5r.actions import CombatRaises
+
+if TYPE_CHECKING:
+    from services.turns.domain.l5r.fighter import Fighter, FullDefense
 
 RAISE_TN: Final = 5
 """C-1: each declared raise adds 5 to the TN; a free raise cancels one or buys one effect."""
@@ -129,24 +133,23 @@ class RaisePlan:
     effects: int = 0
 
 
-def effect_cost(raises: dict[str, Any]) -> int:
+def effect_cost(raises: CombatRaises) -> int:
     """Aumentos en combate: the raises the non-damage effects cost (T004-19, 004 110-116)."""
-    cost = CALLED_SHOT.get(str(raises.get("called_shot") or ""), 0)
-    cost += KNOCKDOWN_RAISES if raises.get("knockdown") else 0
-    cost += DISARM_RAISES if raises.get("disarm") else 0
-    cost += FEINT_RAISES if raises.get("feint") else 0
-    cost += EXTRA_ATTACK_RAISES if raises.get("extra_attack") else 0
-    protect = raises.get("protect") or {}
-    return cost + int(protect.get("raises", 0))
+    cost = CALLED_SHOT.get(raises.called_shot or "", 0)
+    cost += KNOCKDOWN_RAISES if raises.knockdown else 0
+    cost += DISARM_RAISES if raises.disarm else 0
+    cost += FEINT_RAISES if raises.feint else 0
+    cost += EXTRA_ATTACK_RAISES if raises.extra_attack else 0
+    return cost + (raises.protect.raises if raises.protect is not None else 0)
 
 
-def plan_raises(raises: dict[str, Any], free: list[FreeRaise], forced: int) -> RaisePlan:
+def plan_raises(raises: CombatRaises, free: list[FreeRaise], forced: int) -> RaisePlan:
     """C-1 / C-14 / C-26 / T004-01: free raises pay the declared effects first (damage-only
     ones on damage, the rest on effects then damage); what remains is paid (+5 TN each),
     forced raises (C-19, C-20, C-31) always are. Leftover free raises lower the TN (5 each)
     when their source allows, else add damage."""
-    effects, damage = effect_cost(raises), int(raises.get("damage", 0))
-    lower = int(raises.get("lower_tn", 0))
+    effects, damage = effect_cost(raises), raises.damage
+    lower = raises.lower_tn
     plan = RaisePlan(paid=0, forced=forced, effects=effects)
     left = {f.source: f.count for f in free}
     order = sorted(free, key=lambda f: (len(f.uses), "tn" in f.uses))
@@ -185,12 +188,12 @@ def base_tn(reflexes: int, armor_tn: int, *, multiplier: int = 5, base: int = 5)
     return reflexes * multiplier + base + armor_tn
 
 
-def full_defense_covers(fd: dict[str, Any], attacker: str, insight: int) -> bool:
+def full_defense_covers(fd: FullDefense, attacker: str, insight: int) -> bool:
     """Defensa Total (T004-15, C-15): the bonus covers the first Insight-Rank distinct
-    opponents to attack after the declaration; ``fd["opponents"]`` is updated."""
-    if fd.get("lost"):
+    opponents to attack after the declaration; ``fd.opponents`` is updated."""
+    if fd.lost:
         return False
-    opponents: list[str] = fd.setdefault("opponents", [])
+    opponents = fd.opponents
     if attacker in opponents:
         return True
     if len(opponents) < insight:
@@ -228,13 +231,13 @@ def effective_initiative(base: int, penalty: int) -> int:
     return max(0, base - penalty)
 
 
-def order_key(p: dict[str, Any], cid: str) -> tuple[int, int, int, int, str]:
+def order_key(p: Fighter, cid: str) -> tuple[int, int, int, int, str]:
     """C-11: higher initiative, then Reflexes, then Void ring, then a random tie-break roll."""
     return (
-        -effective_initiative(int(p["initiative"]), int(p["penalty"])),
-        -int(p["reflexes"]),
-        -int(p["void_max"]),
-        -int(p.get("tiebreak") or 0),
+        -effective_initiative(p.initiative, p.penalty),
+        -p.reflexes,
+        -p.void_max,
+        -(p.tiebreak or 0),
         cid,
     )
 

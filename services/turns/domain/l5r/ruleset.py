@@ -1,20 +1,23 @@
 """services/turns for l5r (seed 004): a thin adapter over the modules of this package.
 
 Opening and preparation (``opening``), initiative, rounds, turns, Curso de combate and the
-end (``flow``), who may act and how (``acting``, ``attack``, ``complex``, ``voiding``), the
-pure rules (``rules``) and the read model (``view``).
+end (``flow``), who may act and how (``acting``, ``in_turn``, ``moving``, ``attack``,
+``complex``, ``voiding``), what a hit leaves (``wounds``), the pure rules (``rules``) and the
+read model (``view``). Each entry point parses the stored state once (:class:`L5rCombat`)
+and dumps it once.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from services.turns.domain.l5r import acting, attack, flow, opening, view
+from services.turns.domain.l5r import acting, flow, opening, view, wounds
+from services.turns.domain.l5r.fighter import GolpeFinal
+from services.turns.domain.l5r.state import L5rCombat, TurnEnd
 from services.turns.interface import State, TurnsRuleset
-from shared.dict_state import Out
 from shared.domain import Decision
 from shared.messages import ACTION_RESOLVED
+from shared.outcome import Outcome
 from shared.payloads import ActOnCombat, StartCombat, TimerFired
 
 
@@ -23,19 +26,16 @@ class L5rTurns:
 
     def start(self, cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> Decision[State]:
         state, out = opening.start(cmd, tenant=tenant, room=room, now_ms=now_ms)
-        if cmd.dice is not None:
-            state["dice"] = copy.deepcopy(cmd.dice)
         return out.decision(state)
 
     def act(self, state: State, cmd: ActOnCombat, *, now_ms: int) -> Decision[State]:
-        new = copy.deepcopy(state)
-        out = acting.act(new, cmd, now_ms)
-        return out.decision(new)
+        combat = L5rCombat.parse(state)
+        return acting.act(combat, cmd, now_ms).decision(combat)
 
     def on_timer(self, state: State, timer: TimerFired, *, now_ms: int) -> Decision[State]:
-        new = copy.deepcopy(state)
-        out = flow.on_timer(new, timer.timer_id, now_ms)
-        return Decision(None) if out is None else out.decision(new)
+        combat = L5rCombat.parse(state)
+        out = flow.on_timer(combat, timer.timer_id, now_ms)
+        return Decision(None) if out is None else out.decision(combat)
 
     def on_event(
         self, state: State, event_type: str, payload: dict[str, Any], *, now_ms: int
@@ -44,25 +44,25 @@ class L5rTurns:
         Golpe final's one action ends that turn (G23)."""
         if event_type != ACTION_RESOLVED or payload.get("ruleset") != "l5r":
             return Decision(None)
-        new = copy.deepcopy(state)
-        out = Out()
-        if not attack.resolved(new, out, payload):
+        combat = L5rCombat.parse(state)
+        out = Outcome()
+        if not wounds.resolved(combat, out, payload):
             return Decision(None)
         actor = str(payload.get("attacker"))
-        turn = new.get("turn")
-        p = new["participants"].get(actor)
-        if turn and turn["actor"] == actor and p and p.get("golpe_final") == "pending":
-            flow.end_turn(new, out, now_ms, "golpe_final")
-        return out.decision(new)
+        p = combat.participants.get(actor)
+        turn = combat.turn
+        if turn and turn.actor == actor and p and p.golpe_final == GolpeFinal.PENDING:
+            flow.end_turn(combat, out, now_ms, TurnEnd.GOLPE_FINAL)
+        return out.decision(combat)
 
     def view(self, state: State) -> dict[str, Any]:
-        return view.view(state)
+        return view.view(L5rCombat.parse(state))
 
     def is_active(self, state: State) -> bool:
-        return view.is_active(state)
+        return not L5rCombat.parse(state).ended
 
     def timers(self, state: State) -> dict[str, int]:
-        return {tid: int(t["due_ms"]) for tid, t in state["timers"].items()}
+        return {tid: t.due_ms for tid, t in L5rCombat.parse(state).timers.items()}
 
 
 def _conforms() -> TurnsRuleset:

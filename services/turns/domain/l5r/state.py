@@ -1,124 +1,145 @@
-"""The l5r combat as services/turns keeps it: a JSON-ready dict, and what one input produced.
+"""The l5r combat as services/turns keeps it (seed 004 "Resolución de combate").
 
-State keys: ``id``, ``tenant``, ``room``, ``ruleset``, ``phase`` (preparation, fighting,
-ended), ``round``, ``order`` (this round's), ``turn_index``, ``turn`` (actor, stance
-declared, timer, seq), ``sides``, ``participants`` (see :func:`new_participant`),
-``settings``, ``timers`` (id -> kind, due_ms, data), ``pending`` (the attack being
-resolved), ``swap_offers``, ``result``, ``created_at_ms``, ``ended_at_ms``.
+At the interface the state is a JSON-ready dict (the runtime stores it as is). Every entry
+point parses it once with :meth:`L5rCombat.parse` (a new object: the input is never changed),
+works on the typed combat and hands back :meth:`L5rCombat.to_dict`. A state written before a
+field existed loads with that field's default; keys the platform keeps beside the combat are
+carried over. The combatants are :class:`~services.turns.domain.l5r.fighter.Fighter`.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Final
 
+from pydantic import BaseModel, ConfigDict, Field
+
+from services.turns.domain.l5r.fighter import Fighter
+from shared.dice.combat import Dice
 from shared.errors import RuleViolation
-from shared.rulesets.l5r.sheet import L5rSheet, wound_rank
+from shared.outcome import ArmedTimer
+from shared.rulesets.l5r.actions import Protect
+from shared.rulesets.l5r.settings import L5rSettings
+from shared.vocabulary import SIDES, EndReason, Phase, Side
 
-State = dict[str, Any]
 RULESET: Final = "l5r"
-PREPARATION: Final = "preparation"
-FIGHTING: Final = "fighting"
-ENDED: Final = "ended"
-SIDES: Final = ("attackers", "defenders")
-OUT_OF_FIGHT: Final = frozenset({"down", "out", "dead", "fled"})
 
 
-def fresh_round() -> dict[str, Any]:
-    """Acciones durante el asalto (C-18): the per-round counters."""
-    return {
-        "complex": 0,
-        "simple": 0,
-        "move_actions": 0,
-        "moved": 0.0,
-        "attacks": 0,
-        "extra_actions": 0,
-        "extra_attack_tried": False,
-        "ran": False,
-        "acted": False,
-    }
+class TurnEnd(StrEnum):
+    """Why an l5r turn ended (``turn.ended`` ``reason``)."""
+
+    PASS = "pass"
+    TIMEOUT = "timeout"
+    GOLPE_FINAL = "golpe_final"
+    FLED = "fled"
 
 
-def new_participant(sheet: L5rSheet, side: str, counters: dict[str, int]) -> dict[str, Any]:
-    """A combatant at the start: his sheet's numbers, his Void pool (services/states' count
-    when it has one, else the sheet's, else full), no wounds (the rank and penalty of 0
-    wounds in his sheet's table, C-7), no initiative yet."""
-    void_max = sheet.rings.void
-    table = [w.model_dump() for w in sheet.wound_table()]
-    rank, penalty = wound_rank(0, table)  # C-7: the sheet's first rank may carry a penalty
-    void = counters.get(
-        "void_points", sheet.void_points if sheet.void_points is not None else void_max
-    )
-    return {
-        "side": side,
-        "status": "active",
-        "name": sheet.name,
-        "rings": sheet.rings.model_dump(),
-        "traits": sheet.traits.model_dump(),
-        "reflexes": sheet.traits.reflexes,
-        "insight": sheet.insight_rank,
-        "skills": dict(sheet.skills),
-        "armor_tn": sheet.armor_tn,
-        "weapon": sheet.weapon.model_dump(),
-        "riding_techniques": list(sheet.riding_techniques),
-        "mounted": sheet.mounted,
-        "wound_table": table,
-        "void": max(0, min(int(void), void_max)),
-        "void_max": void_max,
-        "void_spent": 0,
-        "alentar_received": int(counters.get("alentar_received", 0)),
-        "alentar_bonus": 0,
-        "wounds": 0,
-        "rank": rank,
-        "penalty": penalty,
-        "initiative": 0,
-        "initiative_roll": None,
-        "tiebreak": None,
-        "velocidad": False,
-        "ready": False,
-        "stance": None,
-        "full_defense": None,
-        "tn_boost": 0,
-        "prone": False,
-        "disarmed": False,
-        "feint": {},
-        "concentration": None,
-        "protected": {},
-        "round": fresh_round(),
-        "reduction_round": 0,
-        "last_hit": None,
-        "golpe_final": None,
-        "wounded_since_turn": False,
-        "hit_since_turn": [],
-        "tide_against": None,
-    }
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="ignore")
 
 
-def participant(state: State, cid: str) -> dict[str, Any]:
-    found: dict[str, Any] | None = state["participants"].get(cid)
-    if found is None:
-        raise RuleViolation("not_in_combat", None, character=cid)
-    return found
+class Turn(_Part):
+    """Paso 2: whose turn it is, whether his stance came first, its clock."""
+
+    actor: str
+    stance_declared: bool = False
+    timer_id: str | None = None
+    deadline_ms: int | None = None
 
 
-def opponents(state: State, cid: str) -> list[str]:
-    side = state["participants"][cid]["side"]
-    return [c for c, p in state["participants"].items() if p["side"] != side]
+class PendingAttack(_Part):
+    """The attack being resolved: the turn waits for its ``action.resolved``."""
+
+    action_id: str
+    attacker: str
+    target: str
+    protect: Protect | None = None
 
 
-def can_fight(p: dict[str, Any]) -> bool:
-    """Down, Out, dead or gone: out of the fight (a pending Golpe final still acts once)."""
-    return p["status"] not in OUT_OF_FIGHT or p.get("golpe_final") == "pending"
+class Settings(L5rSettings):
+    """The community settings copied at the start: the clocks and the readings of RULES.md
+    6.3 marked "config"."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    turn_seconds: int
+    preparation_seconds: int
 
 
-def use_slot(p: dict[str, Any], kind: str) -> None:
-    """C-18: one complex action per round (Obtener una acción adds one, C-9); the first simple
-    action is free, the second takes the complex slot."""
-    counters = p["round"]
-    if kind == "simple" and counters["simple"] == 0:
-        counters["simple"] = 1
-        return
-    if counters["complex"] >= 1 + counters["extra_actions"]:
-        raise RuleViolation("complex_action_limit", "l5r Acción compleja", kind=kind)
-    counters["complex"] += 1
-    if kind == "simple":
-        counters["simple"] += 1
+class Result(_Part):
+    """How the combat ended (Paso 3)."""
+
+    winner: Side | None
+    reason: EndReason
+    annul_reason: str | None = None
+
+
+class L5rCombat(BaseModel):
+    """The whole combat as turns owns it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    tenant: str
+    room: str
+    ruleset: str = RULESET
+    phase: Phase = Phase.PREPARATION
+    round: int = 0
+    order: list[str] = Field(default_factory=list)
+    turn_index: int = -1
+    turn_seq: int = 0
+    turn: Turn | None = None
+    sides: dict[Side, list[str]]
+    participants: dict[str, Fighter]
+    settings: Settings
+    timers: dict[str, ArmedTimer] = Field(default_factory=dict)
+    timer_seq: int = 0
+    pending: PendingAttack | None = None
+    swap_offers: dict[str, str] = Field(default_factory=dict)
+    swap_open: bool = True
+    result: Result | None = None
+    created_at_ms: int
+    ended_at_ms: int | None = None
+    resolved: list[str] = Field(default_factory=list)
+    phase_deadline_ms: int | None = None
+    dice: Dice | None = None
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> L5rCombat:
+        return cls.model_validate(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json")
+        if data.get("dice") is None:
+            data.pop("dice", None)
+        return data
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == Phase.ENDED
+
+    def dice_of(self) -> Dice:
+        assert self.dice is not None, "the handler puts the combat's dice in its state"
+        return self.dice
+
+    def current_turn(self) -> Turn:
+        assert self.turn is not None
+        return self.turn
+
+    def participant(self, cid: str) -> Fighter:
+        found = self.participants.get(cid)
+        if found is None:
+            raise RuleViolation("not_in_combat", None, character=cid)
+        return found
+
+    def opponents(self, cid: str) -> list[str]:
+        side = self.participants[cid].side
+        return [c for c, p in self.participants.items() if p.side != side]
+
+    def beaten(self) -> list[Side]:
+        """A side none of whose members can fight (all Down, Out, dead or gone)."""
+        return [
+            side
+            for side in SIDES
+            if not any(p.can_fight for p in self.participants.values() if p.side == side)
+        ]

@@ -8,31 +8,32 @@ acción and Alentar in the player's turn.
 
 from __future__ import annotations
 
-from typing import Any
-
 from services.turns.domain.l5r import rules
-from services.turns.domain.l5r.attack import set_wounds, spend
-from services.turns.domain.l5r.state import State
-from shared.dict_state import Out
+from services.turns.domain.l5r.attack import spend
+from services.turns.domain.l5r.fighter import Fighter, GolpeFinal
+from services.turns.domain.l5r.state import L5rCombat
+from services.turns.domain.l5r.wounds import set_wounds
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 from shared.rulesets.l5r.actions import L5rGrantVoid, L5rVoid
 
 
-def pay(out: Out, actor: str, p: dict[str, Any], use: str, cost: int | None = None) -> None:
+def pay(out: Outcome, actor: str, p: Fighter, use: str, cost: int | None = None) -> None:
+    """T004-04: a use costs its points, which he must have."""
     cost = rules.VOID_COSTS[use] if cost is None else cost
-    rules.check_void(int(p["void"]), cost, use)
+    rules.check_void(p.void, cost, use)
     spend(out, p, actor, cost, use, None)
 
 
-def velocidad(out: Out, actor: str, p: dict[str, Any]) -> None:
+def velocidad(out: Outcome, actor: str, p: Fighter) -> None:
     """Velocidad (C-6, T004-11): 2 points before the initiative roll for +1k1 on it."""
-    if p["velocidad"]:
+    if p.velocidad:
         raise RuleViolation("void_use_unavailable", "l5r Velocidad", reason="already spent")
     pay(out, actor, p, "velocidad")
-    p["velocidad"] = True
+    p.velocidad = True
 
 
-def reaction(state: State, out: Out, action: L5rVoid, p: dict[str, Any]) -> None:
+def reaction(state: L5rCombat, out: Outcome, action: L5rVoid, p: Fighter) -> None:
     """Void uses allowed outside the player's turn."""
     if action.use == "cambiar_iniciativa":
         swap(state, out, action, p)
@@ -44,17 +45,23 @@ def reaction(state: State, out: Out, action: L5rVoid, p: dict[str, Any]) -> None
         reduction(state, out, action.actor, p)
 
 
-def swap(state: State, out: Out, action: L5rVoid, p: dict[str, Any]) -> None:
+def ally_of(state: L5rCombat, p: Fighter, actor: str, partner: str, rule: str) -> Fighter:
+    """A companion on his side, not himself (``not_an_ally``)."""
+    q = state.participants.get(partner)
+    if q is None or q.side != p.side or partner == actor:
+        raise RuleViolation("not_an_ally", rule, partner=partner)
+    return q
+
+
+def swap(state: L5rCombat, out: Outcome, action: L5rVoid, p: Fighter) -> None:
     """Cambiar iniciativa (T004-10): right after initiative is rolled (round 1, before anyone
     acts), two companions each pay 1 and swap; the first to ask waits for the other."""
-    if not state.get("swap_open") or state["round"] != 1:
+    if not state.swap_open or state.round != 1:
         raise RuleViolation("swap_window_closed", "l5r Cambiar iniciativa")
     partner = str(action.partner)
-    q = state["participants"].get(partner)
-    if q is None or q["side"] != p["side"] or partner == action.actor:
-        raise RuleViolation("not_an_ally", "l5r Cambiar iniciativa", partner=partner)
-    rules.check_void(int(p["void"]), 1, "cambiar_iniciativa")
-    offers: dict[str, str] = state["swap_offers"]
+    q = ally_of(state, p, action.actor, partner, "l5r Cambiar iniciativa")
+    rules.check_void(p.void, 1, "cambiar_iniciativa")
+    offers = state.swap_offers
     if offers.get(partner) != action.actor:
         offers[action.actor] = partner
         out.emit(
@@ -62,123 +69,127 @@ def swap(state: State, out: Out, action: L5rVoid, p: dict[str, Any]) -> None:
             {"character": action.actor, "partner": partner, "rule": "l5r Cambiar iniciativa"},
         )
         return
-    rules.check_void(int(q["void"]), 1, "cambiar_iniciativa")
+    rules.check_void(q.void, 1, "cambiar_iniciativa")
     del offers[partner]
     pay(out, action.actor, p, "cambiar_iniciativa")
     pay(out, partner, q, "cambiar_iniciativa")
-    p["initiative"], q["initiative"] = q["initiative"], p["initiative"]
+    p.initiative, q.initiative = q.initiative, p.initiative
     from services.turns.domain.l5r.flow import round_order
 
-    acted = state["order"][: int(state["turn_index"]) + 1]
-    state["order"] = acted + [c for c in round_order(state) if c not in acted]
+    acted = state.order[: state.turn_index + 1]
+    state.order = acted + [c for c in round_order(state) if c not in acted]
     out.emit(
         "initiative.swapped",
         {
             "characters": [action.actor, partner],
-            "initiative": {action.actor: p["initiative"], partner: q["initiative"]},
-            "order": list(state["order"]),
+            "initiative": {action.actor: p.initiative, partner: q.initiative},
+            "order": list(state.order),
             "rule": "l5r Cambiar iniciativa",
         },
     )
 
 
-def golpe_final(out: Out, actor: str, p: dict[str, Any]) -> None:
+def golpe_final(out: Outcome, actor: str, p: Fighter) -> None:
     """Golpe final (T004-08): at Down or Out 3 points, dead 5: one action on the next turn
     before falling."""
-    if p.get("golpe_final"):
+    if p.golpe_final:
         raise RuleViolation("void_use_unavailable", "l5r Golpe final", reason="already used")
-    cost = rules.golpe_final_cost(str(p["rank"]))
+    cost = rules.golpe_final_cost(str(p.rank))
     pay(out, actor, p, "golpe_final", cost)
-    p["golpe_final"] = "pending"
+    p.golpe_final = GolpeFinal.PENDING
     out.emit(
         "golpe_final.declared",
-        {"character": actor, "cost": cost, "rank": p["rank"], "rule": "l5r Golpe final"},
+        {"character": actor, "cost": cost, "rank": str(p.rank), "rule": "l5r Golpe final"},
     )
 
 
-def reduction(state: State, out: Out, actor: str, p: dict[str, Any]) -> None:
+def reduction(state: L5rCombat, out: Outcome, actor: str, p: Fighter) -> None:
     """Reducción de heridas (T004-07, C-10): right after a hit (the same turn), 10 of its
     Wounds never happen; once per character per round."""
-    if int(p["reduction_round"]) == int(state["round"]):
+    if p.reduction_round == state.round:
         raise RuleViolation("once_per_round", "l5r Reducción de heridas")
-    hit = p.get("last_hit")
-    if not hit or hit["turn_seq"] != state["turn_seq"] or hit.get("reduced"):
+    hit = p.last_hit
+    if hit is None or hit.turn_seq != state.turn_seq or hit.reduced:
         raise RuleViolation(
             "void_use_unavailable",
             "l5r Reducción de heridas",
             reason="only right after a hit that wounded you",
         )
     pay(out, actor, p, "reduccion_heridas")
-    kept = rules.reduce_wounds(int(hit["wounds"]))
-    hit["reduced"] = True
-    p["reduction_round"] = state["round"]
-    before = int(p["wounds"])
-    set_wounds(state, out, actor, before - int(hit["wounds"]) + kept, hit["action_id"])
+    kept = rules.reduce_wounds(hit.wounds)
+    hit.reduced = True
+    p.reduction_round = state.round
+    before = p.wounds
+    set_wounds(state, out, actor, before - hit.wounds + kept, hit.action_id)
     out.emit(
         "wounds.reduced",
         {
             "character": actor,
-            "action_id": hit["action_id"],
-            "wounds_of_hit": hit["wounds"],
+            "action_id": hit.action_id,
+            "wounds_of_hit": hit.wounds,
             "now": kept,
             "wounds_before": before,
-            "wounds_after": p["wounds"],
+            "wounds_after": p.wounds,
             "rule": "l5r Reducción de heridas",
         },
     )
 
 
-def on_turn(state: State, out: Out, action: L5rVoid, p: dict[str, Any]) -> None:
+def on_turn(state: L5rCombat, out: Outcome, action: L5rVoid, p: Fighter) -> None:
     """Incremento del NO (T004-06), Obtener una acción (C-9), Alentar (T004-09)."""
     actor = action.actor
     if action.use == "incremento_no":
-        if p["tn_boost"]:
+        if p.tn_boost:
             raise RuleViolation("void_use_unavailable", "l5r Incremento del NO")
         pay(out, actor, p, "incremento_no")
-        p["tn_boost"] = rules.TN_BOOST
+        p.tn_boost = rules.TN_BOOST
         out.emit(
             "tn.raised",
             {"character": actor, "bonus": rules.TN_BOOST, "rule": "l5r Incremento del NO"},
         )
     elif action.use == "obtener_accion":
         pay(out, actor, p, "obtener_accion")
-        p["round"]["extra_actions"] += 1
+        p.round.extra_actions += 1
         out.emit("action.gained", {"character": actor, "rule": "l5r Obtener una acción"})
     elif action.use == "alentar":
-        partner = str(action.partner)
-        q = state["participants"].get(partner)
-        if q is None or q["side"] != p["side"] or partner == actor:
-            raise RuleViolation("not_an_ally", "l5r Alentar", partner=partner)
-        rules.check_alentar(int(q["alentar_received"]), int(q["void_max"]))
-        pay(out, actor, p, "alentar")
-        q["alentar_received"] += 1
-        q["alentar_bonus"] += 1
-        out.emit(
-            "void.encouraged",
-            {
-                "character": actor,
-                "partner": partner,
-                "received": q["alentar_received"],
-                "rule": "l5r Alentar",
-            },
-        )
+        alentar(state, out, action, p)
     else:
         raise RuleViolation("void_use_unavailable", "l5r Vacío", use=action.use)
 
 
-def grant(state: State, out: Out, action: L5rGrantVoid, *, moderator: bool) -> None:
+def alentar(state: L5rCombat, out: Outcome, action: L5rVoid, p: Fighter) -> None:
+    """Alentar (T004-09, C-5): 2 points give a companion one die on his next roll; nobody
+    receives more this way than his Void ring."""
+    partner = str(action.partner)
+    q = ally_of(state, p, action.actor, partner, "l5r Alentar")
+    rules.check_alentar(q.alentar_received, q.void_max)
+    pay(out, action.actor, p, "alentar")
+    q.alentar_received += 1
+    q.alentar_bonus += 1
+    out.emit(
+        "void.encouraged",
+        {
+            "character": action.actor,
+            "partner": partner,
+            "received": q.alentar_received,
+            "rule": "l5r Alentar",
+        },
+    )
+
+
+def grant(state: L5rCombat, out: Outcome, action: L5rGrantVoid, *, moderator: bool) -> None:
     """C-3: a moderator confirms 2 exploding dice on a story roll: +1 point, capped."""
     if not moderator:
         raise RuleViolation("forbidden", None, needs="moderator")
-    p = state["participants"].get(action.character)
+    p = state.participants.get(action.character)
     if p is None:
         raise RuleViolation("not_in_combat", None, character=action.character)
-    p["void"] = min(int(p["void_max"]), int(p["void"]) + 1)
+    p.void = min(p.void_max, p.void + 1)
     out.emit(
         "void.regained",
         {
             "character": action.character,
-            "void_points": p["void"],
+            "void_points": p.void,
             "reason": "dm_confirmed",
             "rule": "l5r Vacío (recovery)",
         },

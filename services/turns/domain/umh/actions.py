@@ -17,13 +17,13 @@ from typing import Any
 
 from services.turns.domain.umh import basic_commands, joins, leaving, preparation
 from services.turns.domain.umh.defending import react
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.participant import DISCONNECTED
 from services.turns.domain.umh.skills import use_skill
-from services.turns.domain.umh.state import PHASE_ENDED, CombatState
+from services.turns.domain.umh.state import CombatState
 from shared.actions_base import AnnulAction, FleeAction, PactAction, PassTurnAction
 from shared.domain import Decision
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 from shared.payloads import ActOnCombat
 from shared.rulesets.umh.actions import (
     DisconnectAction,
@@ -37,13 +37,14 @@ from shared.rulesets.umh.actions import (
     StandUpAction,
     VetoJoinAction,
 )
+from shared.vocabulary import Phase
 
 
 def act(state_dict: dict[str, Any], cmd: ActOnCombat, now_ms: int) -> Decision[dict[str, Any]]:
     """Dispatch one action after the checks every action shares."""
     state = CombatState.from_dict(state_dict)
     action = cmd.action
-    if state.phase == PHASE_ENDED:
+    if state.phase == Phase.ENDED:
         raise RuleViolation("combat_ended", "umh 4.1.1")
     out = Outcome()
     if isinstance(action, JoinAction):

@@ -9,13 +9,14 @@ from services.turns.domain.umh import conditions, interference, rulechecks
 from services.turns.domain.umh.acting import INTERFERENCE, acting_context
 from services.turns.domain.umh.events import COMBATANT_MOVED, COMBATANT_STOOD_UP
 from services.turns.domain.umh.flow import end_turn
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.reactions import declare_use
-from services.turns.domain.umh.state import PHASE_FIGHTING, CombatState
+from services.turns.domain.umh.state import CombatState, TurnEnd
 from shared.actions_base import PassTurnAction
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 from shared.rulesets.umh.actions import MoveAction, StandUpAction
+from shared.vocabulary import Phase
 
 STAND_UP = "stand_up"
 """The name *Levantarse* goes by in ``action.declared`` (services/resolution ends the
@@ -33,7 +34,7 @@ def move(state: CombatState, out: Outcome, action: MoveAction) -> None:
     combat's reading raises it to 1). Speed comes back at the next round, also the speed
     spent in an interference turn (2.5.4).
     """
-    if state.phase != PHASE_FIGHTING:
+    if state.phase != Phase.FIGHTING:
         raise RuleViolation("wrong_phase", "umh 2.3.2", phase=state.phase)
     context = acting_context(state, action.actor)
     if context == INTERFERENCE:
@@ -70,20 +71,20 @@ def move(state: CombatState, out: Outcome, action: MoveAction) -> None:
 def pass_turn(state: CombatState, out: Outcome, action: PassTurnAction, now_ms: int) -> None:
     """umh 2.3.3 PASO TURNO: the actor ends his own turn (or his interference turn, 2.5);
     not while a defense is pending (2.4.2)."""
-    if state.phase != PHASE_FIGHTING:
+    if state.phase != Phase.FIGHTING:
         raise RuleViolation("wrong_phase", "umh 2.3.3", phase=state.phase)
     context = acting_context(state, action.actor)
     if context == INTERFERENCE:
         interference.close(state, out, "passed")
         move_on(state, out, now_ms)
         return
-    end_turn(state, out, now_ms, "passed")
+    end_turn(state, out, now_ms, TurnEnd.PASSED)
 
 
 def stand_up(state: CombatState, out: Outcome, action: StandUpAction, action_id: str) -> None:
     """umh 11.5.2 *Levantarse*: the knocked-down player stands up in his own turn; stunned
     or paralysed players cannot (11.4.1, 11.4.2). Not knocked down: ``wrong_phase``."""
-    if state.phase != PHASE_FIGHTING:
+    if state.phase != Phase.FIGHTING:
         raise RuleViolation("wrong_phase", "umh 11.5.2", phase=state.phase)
     acting_context(state, action.actor)
     player = state.participants[action.actor]

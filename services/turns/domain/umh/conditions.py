@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
-from services.turns.domain.umh.participant import Participant, SkillInfo
+from services.turns.domain.umh.participant import Mirrored, Participant, SkillInfo
 from shared.errors import RuleViolation
 from shared.payloads import EffectApplied, EffectExpired
 
@@ -27,10 +27,7 @@ ENAMORED_OF: Final = "attack:"
 def mirror_applied(participant: Participant, payload: dict[str, Any]) -> EffectApplied:
     """``effect.applied``: keep the effect and what it blocks, by effect id."""
     applied = EffectApplied.model_validate(payload)
-    participant.effects[applied.effect.effect_id] = {
-        "effect": applied.effect.model_dump(mode="json"),
-        "blocks": list(applied.blocks),
-    }
+    participant.effects[applied.effect.effect_id] = Mirrored(applied.effect, tuple(applied.blocks))
     return applied
 
 
@@ -42,7 +39,7 @@ def mirror_expired(participant: Participant, payload: dict[str, Any]) -> bool:
 
 def stand_up(participant: Participant) -> list[str]:
     """umh 11.5.2 *Levantarse*: the knockdowns end; their effect ids."""
-    ids = [eid for eid, e in participant.effects.items() if KNOCKED_DOWN in e.get("blocks", [])]
+    ids = [eid for eid, e in participant.effects.items() if KNOCKED_DOWN in e.blocks]
     for eid in ids:
         del participant.effects[eid]
     return ids
@@ -122,5 +119,6 @@ def check_flight(actor: Participant, skill: SkillInfo | None) -> None:
 def effects_view(participant: Participant) -> list[dict[str, Any]]:
     """The mirrored effects as API.md shows them (with what each one blocks)."""
     return [
-        {**e["effect"], "blocks": list(e.get("blocks", []))} for e in participant.effects.values()
+        {**e.effect.model_dump(mode="json"), "blocks": list(e.blocks)}
+        for e in participant.effects.values()
     ]

@@ -27,7 +27,6 @@ from __future__ import annotations
 from services.turns.domain.umh import conditions, economy, limits, rulechecks
 from services.turns.domain.umh.acting import known_skill
 from services.turns.domain.umh.inflight import InFlight, Reaction
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.participant import Participant, SkillInfo
 from services.turns.domain.umh.reactions import (
     close_window,
@@ -35,9 +34,11 @@ from services.turns.domain.umh.reactions import (
     open_answer,
     request_resolution_if_ready,
 )
-from services.turns.domain.umh.state import PHASE_FIGHTING, PHASE_OPENING, CombatState
+from services.turns.domain.umh.state import CombatState
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 from shared.rulesets.umh.actions import ReactAction
+from shared.vocabulary import Phase
 
 
 def find_window(action: InFlight, reactor: str) -> tuple[Reaction, str | None] | None:
@@ -126,7 +127,7 @@ def react(
     state: CombatState, out: Outcome, action: ReactAction, react_id: str, now_ms: int
 ) -> None:
     """Answer one's own open window (see the module docstring for the order of checks)."""
-    if state.phase not in (PHASE_OPENING, PHASE_FIGHTING):
+    if state.phase not in (Phase.OPENING, Phase.FIGHTING):
         raise RuleViolation("wrong_phase", "umh 2.4.2", phase=state.phase)
     flight = state.actions.get(action.action_id)
     found = find_window(flight, action.actor) if flight else None

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import cast
-
-from services.turns.domain.umh.outcome import Outcome, cancel_timer
 from services.turns.domain.umh.participant import Side
-from services.turns.domain.umh.state import PHASE_ENDED, SIDES, CombatState, Result, other_side
+from services.turns.domain.umh.state import SIDES, CombatState, Result, other_side
 from shared.messages import COMBAT_ENDED, COMBAT_PHASE_CHANGED
-from shared.payloads import CombatEnded, CombatEndedParticipant, EndReason
+from shared.outcome import Outcome, cancel_timer
+from shared.payloads import CombatEnded, CombatEndedParticipant
+from shared.vocabulary import EndReason, Phase, PublicStatus
+from shared.vocabulary import Side as SideName
 
 
 def beaten_sides(state: CombatState) -> list[Side]:
@@ -25,16 +25,17 @@ def end_if_a_side_is_beaten(
     once: no winner. A hit already being resolved comes first (2.1.3: the last action ends
     after its defenses are resolved): the end waits for its ``action.resolved``, which checks
     again. True when the combat ended or waits to (nothing else moves meanwhile)."""
-    if state.phase == PHASE_ENDED:
+    if state.phase == Phase.ENDED:
         return True
     beaten = beaten_sides(state)
     if not beaten:
+        state.end_reason = None  # a side joined while its end waited: the fight goes on
         return False
     if state.resolving():
         state.end_reason = state.end_reason or reason
         return True
     winner = other_side(beaten[0]) if len(beaten) == 1 else None
-    end_combat(state, out, now_ms, winner, cast(EndReason, state.end_reason or reason))
+    end_combat(state, out, now_ms, winner, EndReason(state.end_reason or reason))
     return True
 
 
@@ -44,9 +45,9 @@ def end_if_agreed(state: CombatState, out: Outcome, now_ms: int) -> bool:
     ``action.resolved`` checks again. True when it ended."""
     everyone = state.active_members("attackers") + state.active_members("defenders")
     agreed = bool(state.pact_offers) and all(c in state.pact_offers for c in everyone)
-    if not agreed or state.resolving() or state.phase == PHASE_ENDED:
+    if not agreed or state.resolving() or state.phase == Phase.ENDED:
         return False
-    end_combat(state, out, now_ms, None, "pact")
+    end_combat(state, out, now_ms, None, EndReason.PACT)
     return True
 
 
@@ -57,8 +58,8 @@ def ended_participant(state: CombatState, character: str) -> CombatEndedParticip
     rank = stats.get("rank")
     alliance = p.sheet.get("alliance")
     return CombatEndedParticipant(
-        side=p.side,
-        status=p.status,
+        side=SideName(p.side),
+        status=PublicStatus(p.status),
         reached_zero_vit=p.reached_zero_vit,
         rank=int(rank) if isinstance(rank, int) else None,
         alliance=str(alliance) if alliance else None,
@@ -78,7 +79,7 @@ def end_combat(
     previous = state.phase
     for timer_id in list(state.timers):
         cancel_timer(state, out, timer_id)
-    state.phase = PHASE_ENDED
+    state.phase = Phase.ENDED
     state.phase_deadline_ms = None
     state.result = Result(winner=winner, reason=reason, annul_reason=annul_reason)
     state.ended_at_ms = now_ms
@@ -88,11 +89,11 @@ def end_combat(
     state.pact_offers = []
     state.interference = None
     state.interference_queue = []
-    out.emit(COMBAT_PHASE_CHANGED, {"from": previous, "to": PHASE_ENDED})
+    out.emit(COMBAT_PHASE_CHANGED, {"from": previous, "to": Phase.ENDED})
     ended = CombatEnded(
         combat_id=state.id,
         ruleset=state.ruleset,
-        winner=winner,
+        winner=None if winner is None else SideName(winner),
         reason=reason,
         participants={cid: ended_participant(state, cid) for cid in state.participants},
         ended_at_ms=now_ms,

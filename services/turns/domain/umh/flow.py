@@ -9,13 +9,7 @@ from __future__ import annotations
 from services.turns.domain.umh.economy import lone_fighter_bucket
 from services.turns.domain.umh.ending import end_combat
 from services.turns.domain.umh.order import Fighter, first_round_order, round_order
-from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
-from services.turns.domain.umh.state import (
-    PHASE_FIGHTING,
-    PHASE_PREPARATION,
-    CombatState,
-    Turn,
-)
+from services.turns.domain.umh.state import CombatState, Turn, TurnEnd
 from shared.domain import ms
 from shared.messages import (
     COMBAT_PHASE_CHANGED,
@@ -25,7 +19,9 @@ from shared.messages import (
     TURN_RESUMED,
     TURN_STARTED,
 )
+from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import TurnEnded
+from shared.vocabulary import EndReason, Phase
 
 STALEMATE_ROUNDS = 3
 """umh 2.3.3.1: three consecutive rounds of mutual passing end the combat."""
@@ -44,12 +40,12 @@ def enter_preparation(state: CombatState, out: Outcome, now_ms: int) -> None:
     """umh 1.3.1 / A-65: one shared preparation window after the opening (2 minutes)."""
     previous = state.phase
     deadline = now_ms + ms(state.settings.preparation_seconds)
-    state.phase = PHASE_PREPARATION
+    state.phase = Phase.PREPARATION
     state.phase_deadline_ms = deadline
     arm_timer(state, out, "preparation", deadline, {})
     out.emit(
         COMBAT_PHASE_CHANGED,
-        {"from": previous, "to": PHASE_PREPARATION, "deadline_ms": deadline},
+        {"from": previous, "to": Phase.PREPARATION, "deadline_ms": deadline},
     )
 
 
@@ -62,9 +58,9 @@ def start_fighting(state: CombatState, out: Outcome, now_ms: int) -> None:
     for timer_id, timer in list(state.timers.items()):
         if timer.kind == "preparation":
             cancel_timer(state, out, timer_id)
-    state.phase = PHASE_FIGHTING
+    state.phase = Phase.FIGHTING
     state.phase_deadline_ms = None
-    out.emit(COMBAT_PHASE_CHANGED, {"from": PHASE_PREPARATION, "to": PHASE_FIGHTING})
+    out.emit(COMBAT_PHASE_CHANGED, {"from": Phase.PREPARATION, "to": Phase.FIGHTING})
     by_id = {f.id: f for f in fighters(state)}
     initiator = by_id.get(state.initiator)
     if initiator is None:  # the aggressor left during the preparation round
@@ -136,7 +132,7 @@ def start_turn(state: CombatState, out: Outcome, now_ms: int, index: int) -> Non
     )
 
 
-def end_turn(state: CombatState, out: Outcome, now_ms: int, reason: str) -> None:
+def end_turn(state: CombatState, out: Outcome, now_ms: int, reason: TurnEnd) -> None:
     """umh 2.3.3 / 2.3.5 / 2.3.6: the current own turn ends once (passed, timeout, down...).
 
     ``turn.ended`` tells resolution to apply regenerations (2.3.6, 1.2.6.4); the lone
@@ -147,9 +143,11 @@ def end_turn(state: CombatState, out: Outcome, now_ms: int, reason: str) -> None
     cancel_timer(state, out, turn.timer_id)
     player = state.participants[turn.actor]
     player.bonus_pa = 0
-    if reason == "timeout":
+    if reason == TurnEnd.TIMEOUT:
         state.round_timeouts = True
-    ended = TurnEnded(actor=turn.actor, reason=reason, round=state.round, turn_seq=state.turn_seq)
+    ended = TurnEnded(
+        actor=turn.actor, reason=str(reason), round=state.round, turn_seq=state.turn_seq
+    )
     out.emit(TURN_ENDED, ended.model_dump(mode="json"))
     state.turn = None
     advance(state, out, now_ms)
@@ -168,7 +166,7 @@ def advance(state: CombatState, out: Outcome, now_ms: int) -> None:
     count_stalemate(state)
     out.emit(ROUND_ENDED, {"round": state.round, "stalemate_rounds": state.stalemate_rounds})
     if state.stalemate_rounds >= STALEMATE_ROUNDS:
-        end_combat(state, out, now_ms, None, "stalemate")
+        end_combat(state, out, now_ms, None, EndReason.STALEMATE)
         return
     begin_round(state, out, now_ms, next_round_order(state))
 

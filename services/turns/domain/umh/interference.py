@@ -15,12 +15,13 @@ from typing import Final
 from services.turns.domain.umh.events import INTERFERENCE_ENDED, INTERFERENCE_STARTED
 from services.turns.domain.umh.flow import pause_turn
 from services.turns.domain.umh.inflight import InFlight
-from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
 from services.turns.domain.umh.participant import SkillInfo
-from services.turns.domain.umh.state import PHASE_FIGHTING, CombatState, Interference
+from services.turns.domain.umh.state import CombatState, Interference
 from shared.domain import ms
 from shared.errors import RuleViolation
 from shared.messages import TURN_PAUSED
+from shared.outcome import Outcome, arm_timer, cancel_timer
+from shared.vocabulary import Phase
 
 FREE: Final = "free"
 PREDETERMINED: Final = "predetermined"
@@ -30,7 +31,7 @@ def grant(
     state: CombatState, out: Outcome, action_id: str, action: InFlight, skill: SkillInfo
 ) -> None:
     """umh 2.5.3: queue an interference turn for every target of ``action`` still fighting."""
-    if skill.grants_interference is None or state.phase != PHASE_FIGHTING:
+    if skill.grants_interference is None or state.phase != Phase.FIGHTING:
         return
     for target in action.targets:
         if state.participants[target].in_fight:

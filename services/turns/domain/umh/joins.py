@@ -20,17 +20,18 @@ from __future__ import annotations
 from services.turns.domain.umh.events import JOIN_VETO_CAST, SLOTS_RAISED, TURN_ORDER_CHANGED
 from services.turns.domain.umh.flow import fighters
 from services.turns.domain.umh.order import with_late_joiner
-from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
 from services.turns.domain.umh.participant import FLED, Side
 from services.turns.domain.umh.reactions import declare_use
 from services.turns.domain.umh.roster import new_participant, parse_sheet
-from services.turns.domain.umh.state import PHASE_FIGHTING, CombatState, PendingJoin
+from services.turns.domain.umh.state import CombatState, PendingJoin
 from shared.domain import ms
 from shared.errors import RuleViolation
 from shared.messages import COMBATANT_JOINED, JOIN_REQUESTED, JOIN_VETOED
+from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import ActOnCombat, CombatantJoined
 from shared.rulesets.umh.actions import JoinAction, VetoJoinAction
 from shared.rulesets.umh.sheet import UmhSheet
+from shared.vocabulary import Phase
 
 
 def check_newcomer(state: CombatState, joiner: str) -> None:
@@ -149,7 +150,7 @@ def enter(state: CombatState, out: Outcome, joiner: str, pending: PendingJoin, n
     player.joined_at_ms = pending.requested_at_ms
     player.joined_round = state.round
     player.via = pending.via
-    player.late = state.phase == PHASE_FIGHTING
+    player.late = state.phase == Phase.FIGHTING
     state.participants[joiner] = player
     state.sides[pending.side].append(joiner)
     state.heights[joiner] = sheet.position.value
@@ -157,7 +158,7 @@ def enter(state: CombatState, out: Outcome, joiner: str, pending: PendingJoin, n
         taken = [c for c, sq in state.positions.items() if list(sq) == pending.square]
         if not taken:  # a square taken during an IRRUMPIR's veto window: he enters off-grid
             state.positions[joiner] = list(pending.square)
-    if state.phase == PHASE_FIGHTING:
+    if state.phase == Phase.FIGHTING:
         newcomers = [
             f
             for f in fighters(state)
@@ -180,7 +181,7 @@ def enter(state: CombatState, out: Outcome, joiner: str, pending: PendingJoin, n
         square=_square(state.positions.get(joiner)),
     )
     out.emit(COMBATANT_JOINED, joined.model_dump(mode="json"))
-    if state.phase == PHASE_FIGHTING:
+    if state.phase == Phase.FIGHTING:
         out.emit(TURN_ORDER_CHANGED, {"round": state.round, "turn_order": list(state.turn_order)})
 
 

@@ -7,16 +7,17 @@ from services.turns.domain.umh import conditions, economy, limits
 from services.turns.domain.umh.acting import acting_context, known_skill
 from services.turns.domain.umh.ending import end_combat, end_if_agreed
 from services.turns.domain.umh.events import PACT_OFFERED
-from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
 from services.turns.domain.umh.participant import ACTIVE, DISCONNECTED, FLED, SkillInfo
 from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.reactions import close_windows_of
-from services.turns.domain.umh.state import PHASE_FIGHTING, PHASE_PREPARATION, CombatState
+from services.turns.domain.umh.state import CombatState
 from shared.actions_base import AnnulAction, FleeAction
 from shared.domain import ms
 from shared.errors import RuleViolation
 from shared.messages import COMBATANT_DISCONNECTED, COMBATANT_FLED, COMBATANT_RECONNECTED
+from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import CombatantFled
+from shared.vocabulary import EndReason, Phase
 
 
 def flight_skill(state: CombatState, action: FleeAction, now_ms: int) -> SkillInfo | None:
@@ -43,11 +44,11 @@ def flee(state: CombatState, out: Outcome, action: FleeAction, now_ms: int) -> N
     He counts as fallen (4.1.1.1), his place stays spent (1.2.5, A-12), and
     ``combatant.fled`` gives services/states the flight cooldown and his profile.
     """
-    if state.phase not in (PHASE_PREPARATION, PHASE_FIGHTING):
+    if state.phase not in (Phase.PREPARATION, Phase.FIGHTING):
         raise RuleViolation("wrong_phase", "umh 4.1.1.1", phase=state.phase)
     player = state.participants[action.actor]
     skill = player.skill(action.skill) if action.skill else None
-    if state.phase == PHASE_FIGHTING:
+    if state.phase == Phase.FIGHTING:
         acting_context(state, action.actor, skill)
     skill = flight_skill(state, action, now_ms)
     conditions.check_flight(player, skill)
@@ -76,7 +77,7 @@ def flee(state: CombatState, out: Outcome, action: FleeAction, now_ms: int) -> N
         fled_at_ms=now_ms,
     )
     out.emit(COMBATANT_FLED, fled.model_dump(mode="json"))
-    move_on(state, out, now_ms, "fled")
+    move_on(state, out, now_ms, EndReason.FLED)
 
 
 def disconnect(state: CombatState, out: Outcome, actor: str, now_ms: int) -> None:
@@ -121,14 +122,14 @@ def grace_over(state: CombatState, out: Outcome, actor: str, now_ms: int) -> boo
     state.pact_offers = [c for c in state.pact_offers if c != actor]
     close_windows_of(state, out, actor)
     out.emit(COMBATANT_DISCONNECTED, {"character": actor, "deadline_ms": None, "out": True})
-    move_on(state, out, now_ms, "disconnected")
+    move_on(state, out, now_ms, EndReason.DISCONNECTED)
     return True
 
 
 def pact(state: CombatState, out: Outcome, actor: str, now_ms: int) -> None:
     """umh 4.1.1.3: the agreed retreat: once every active member of both sides offered it,
     the combat ends with no winner (offers stay visible until then)."""
-    if state.phase not in (PHASE_PREPARATION, PHASE_FIGHTING):
+    if state.phase not in (Phase.PREPARATION, Phase.FIGHTING):
         raise RuleViolation("wrong_phase", "umh 4.1.1.3", phase=state.phase)
     if actor in state.pact_offers:
         raise RuleViolation("already_reacted", "umh 4.1.1.3")
@@ -145,4 +146,4 @@ def annul(
     """umh 4.2.4: a moderator annuls the combat (``forbidden`` for anyone else)."""
     if not moderator:
         raise RuleViolation("forbidden", "umh 4.2.4")
-    end_combat(state, out, now_ms, None, "annulled", annul_reason=action.reason)
+    end_combat(state, out, now_ms, None, EndReason.ANNULLED, annul_reason=action.reason)

@@ -22,18 +22,19 @@ from typing import Any, Final
 from services.turns.domain.umh import limits, rulechecks
 from services.turns.domain.umh.flow import enter_preparation
 from services.turns.domain.umh.inflight import InFlight
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.participant import Side
 from services.turns.domain.umh.reactions import declare, open_reactions
 from services.turns.domain.umh.roster import new_participant, parse_sheet
-from services.turns.domain.umh.state import PHASE_OPENING, CombatState, Readings, Settings
+from services.turns.domain.umh.state import CombatState, Readings, Settings
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_STARTED, derived_id
+from shared.outcome import Outcome
 from shared.payloads import StartCombat
 from shared.rulesets.umh.grid import distance
 from shared.rulesets.umh.settings import UmhSettings
 from shared.rulesets.umh.sheet import Skill, SkillType, UmhSheet
+from shared.vocabulary import Phase
 
 RULESET: Final = "umh"
 MAX_INITIAL_TARGETS: Final = 2
@@ -156,7 +157,7 @@ def new_state(
         participants=participants,
         settings=settings,
         created_at_ms=now_ms,
-        phase=PHASE_OPENING,
+        phase=Phase.OPENING,
         positions={c: [x, y] for c, (x, y) in (cmd.positions or {}).items()},
         heights={c: sheets[c].position.value for c in sheets},
         opening_skill=cmd.opening.skill if cmd.opening.kind == "skill" else None,

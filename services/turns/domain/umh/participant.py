@@ -9,14 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal
 
+from shared.payloads import EffectView
+from shared.vocabulary import PublicStatus
+
 Side = Literal["attackers", "defenders"]
 JSON = Any
-Status = Literal["active", "down", "fled", "disconnected"]
 
-ACTIVE: Final = "active"
-DOWN: Final = "down"
-FLED: Final = "fled"
-DISCONNECTED: Final = "disconnected"
+ACTIVE: Final = PublicStatus.ACTIVE
+DOWN: Final = PublicStatus.DOWN
+FLED: Final = PublicStatus.FLED
+DISCONNECTED: Final = PublicStatus.DISCONNECTED
 
 
 def clone(value: JSON) -> JSON:
@@ -80,6 +82,22 @@ class SkillInfo:
             return cls(**{k: v for k, v in d.items() if k in known})
 
 
+@dataclass(frozen=True)
+class Mirrored:
+    """An effect resolution put on him, as ``effect.applied`` told turns: the effect and what
+    it forbids him (``EffectApplied.blocks``, umh 11.4, 11.5)."""
+
+    effect: EffectView
+    blocks: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"effect": self.effect.model_dump(mode="json"), "blocks": list(self.blocks)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Mirrored:
+        return cls(EffectView.model_validate(d["effect"]), tuple(d.get("blocks", ())))
+
+
 @dataclass
 class Participant:
     """One combatant: side, status and every counter turns owns (umh 1.2, 2.3, 3, 4.3.3).
@@ -98,7 +116,7 @@ class Participant:
     movement_left: float
     joined_seq: int
     skills: dict[str, dict[str, Any]]
-    status: Status = ACTIVE
+    status: PublicStatus = ACTIVE
     reached_zero_vit: bool = False
     cooldowns: dict[str, int] = field(default_factory=dict)
     uses: dict[str, int] = field(default_factory=lambda: {"annul_anticipate": 0})
@@ -111,7 +129,7 @@ class Participant:
     reaction_uses: dict[str, int] = field(default_factory=dict)
     weekly_uses: dict[str, int] = field(default_factory=dict)
     weekly_week: str | None = None
-    effects: dict[str, dict[str, Any]] = field(default_factory=dict)
+    effects: dict[str, Mirrored] = field(default_factory=dict)
     joined_at_ms: int = 0
     joined_round: int = 0
     via: str | None = None
@@ -149,13 +167,14 @@ class Participant:
 
     def blocks(self) -> set[str]:
         """Everything his mirrored effects forbid (``EffectApplied.blocks``)."""
-        return {b for entry in self.effects.values() for b in entry.get("blocks", [])}
+        return {b for entry in self.effects.values() for b in entry.blocks}
 
     # --- JSON ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """Everything copied, except ``sheet``: the immutable snapshot, shared as is."""
         data = {k: clone(v) for k, v in vars(self).items() if k not in SHARED}
         data["skills"] = {k: dict(v) for k, v in self.skills.items()}
+        data["effects"] = {k: v.to_dict() for k, v in self.effects.items()}
         data["sheet"] = self.sheet
         return data
 
@@ -163,11 +182,15 @@ class Participant:
     def from_dict(cls, d: dict[str, Any]) -> Participant:
         data = {k: clone(v) for k, v in d.items() if k in FIELDS and k not in SHARED}
         skills = {k: dict(v) for k, v in d["skills"].items()}
+        data["status"] = PublicStatus(d.get("status", ACTIVE))
+        data["effects"] = {k: Mirrored.from_dict(v) for k, v in d.get("effects", {}).items()}
         return cls(skills=skills, sheet=d.get("sheet", {}), **data)
 
 
 FIELDS: Final = frozenset(f.name for f in fields(Participant))
-SHARED: Final = frozenset({"skills", "sheet"})
-"""``skills`` (flat dicts of :class:`SkillInfo`, read through :meth:`Participant.skill`) are
-copied one level; ``sheet`` (the snapshot of the sheet the participant entered with) is
-never changed by any rule, so it is shared, not copied."""
+SHARED: Final = frozenset({"skills", "sheet", "effects"})
+"""``skills`` (flat dicts of :class:`SkillInfo`, parsed when read through
+:meth:`Participant.skill`: a state holds many and a message reads few) are copied one level;
+``effects`` (:class:`Mirrored`) are parsed and dumped by their class; ``sheet`` (the
+snapshot of the sheet the participant entered with) is never changed by any rule, so it is
+shared, not copied."""

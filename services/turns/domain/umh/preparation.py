@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from services.turns.domain.umh.events import COMBATANT_READY, ITEM_EQUIPPED
 from services.turns.domain.umh.flow import start_fighting
-from services.turns.domain.umh.outcome import Outcome
-from services.turns.domain.umh.state import PHASE_PREPARATION, CombatState
+from services.turns.domain.umh.state import CombatState
 from shared.errors import RuleViolation
+from shared.outcome import Outcome
 from shared.rulesets.umh.actions import EquipAction
+from shared.vocabulary import Phase
 
 
 def equip(state: CombatState, out: Outcome, action: EquipAction) -> None:
     """umh 1.3.2 / 1.3.4: items are equipped in the preparation round; whoever entered after
     it has none (``no_prep_for_late_joiner``) and follows the traditional method."""
     player = state.participants[action.actor]
-    if state.phase != PHASE_PREPARATION:
+    if state.phase != Phase.PREPARATION:
         if player.late:
             raise RuleViolation("no_prep_for_late_joiner", "umh 1.3.4", character=action.actor)
         raise RuleViolation("wrong_phase", "umh 1.3.2", phase=state.phase)
@@ -25,7 +26,7 @@ def ready(state: CombatState, out: Outcome, actor: str, now_ms: int) -> None:
     """umh 1.3.1 / A-99 (a setting): once every participant still standing is ready, the
     preparation round ends early and round 1 starts; with the setting off it runs its whole
     time (the ``preparation`` timer ends it)."""
-    if state.phase != PHASE_PREPARATION:
+    if state.phase != Phase.PREPARATION:
         player = state.participants[actor]
         if player.late:
             raise RuleViolation("no_prep_for_late_joiner", "umh 1.3.4", character=actor)

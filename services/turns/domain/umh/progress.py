@@ -13,16 +13,18 @@ from __future__ import annotations
 from services.turns.domain.umh import interference
 from services.turns.domain.umh.ending import end_if_a_side_is_beaten
 from services.turns.domain.umh.flow import end_turn, resume_turn
-from services.turns.domain.umh.outcome import Outcome
-from services.turns.domain.umh.state import PHASE_FIGHTING, CombatState
-from shared.payloads import EndReason
+from services.turns.domain.umh.state import CombatState, TurnEnd
+from shared.outcome import Outcome
+from shared.vocabulary import EndReason, Phase
 
 
-def move_on(state: CombatState, out: Outcome, now_ms: int, reason: EndReason = "defeat") -> None:
+def move_on(
+    state: CombatState, out: Outcome, now_ms: int, reason: EndReason = EndReason.DEFEAT
+) -> None:
     """Move the combat on after a change (see the module docstring)."""
     if end_if_a_side_is_beaten(state, out, now_ms, reason):
         return
-    if state.phase != PHASE_FIGHTING:
+    if state.phase != Phase.FIGHTING:
         return
     holder = state.interference.holder if state.interference else None
     if holder is not None and not state.participants[holder].active:
@@ -34,7 +36,7 @@ def move_on(state: CombatState, out: Outcome, now_ms: int, reason: EndReason = "
     if not actor.in_fight and not state.awaiting_defense():
         state.interference_queue = []
         interference.close(state, out, "turn_ended")
-        end_turn(state, out, now_ms, actor.status)  # down, fled or disconnected
+        end_turn(state, out, now_ms, TurnEnd(actor.status))  # down, fled or disconnected
         return
     interference.open_next(state, out, now_ms)
     idle = state.interference is None and not state.awaiting_defense()

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from services.turns.domain.umh.inflight import ANSWERED, TIMED_OUT, InFlight, Reaction
-from services.turns.domain.umh.outcome import Outcome, arm_timer, cancel_timer
 from services.turns.domain.umh.participant import SkillInfo
 from services.turns.domain.umh.rulechecks import position_of
 from services.turns.domain.umh.state import CombatState
@@ -23,6 +22,7 @@ from shared.messages import (
     REACTION_TIMED_OUT,
     RESOLUTION_REQUESTED,
 )
+from shared.outcome import Outcome, arm_timer, cancel_timer
 from shared.payloads import ActionDeclared, ReactionChoice, ResolutionRequested
 
 

@@ -14,11 +14,10 @@ from services.turns.domain.umh.ending import end_if_a_side_is_beaten, end_if_agr
 from services.turns.domain.umh.events import PA_REFUNDED, POSITION_CHANGED
 from services.turns.domain.umh.flow import enter_preparation
 from services.turns.domain.umh.inflight import InFlight
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.participant import DOWN
 from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.reactions import close_windows_of, next_hit
-from services.turns.domain.umh.state import PHASE_ENDED, CombatState
+from services.turns.domain.umh.state import CombatState
 from shared.domain import Decision
 from shared.messages import (
     ACTION_COMPLETED,
@@ -27,7 +26,9 @@ from shared.messages import (
     EFFECT_APPLIED,
     EFFECT_EXPIRED,
 )
+from shared.outcome import Outcome
 from shared.payloads import CombatantDown, Position
+from shared.vocabulary import EndReason, Phase
 
 State = dict[str, Any]
 
@@ -36,7 +37,7 @@ def on_event(
     state_dict: State, event_type: str, payload: dict[str, Any], now_ms: int
 ) -> Decision[State]:
     """Route an event by type; types turns does not follow change nothing."""
-    if state_dict.get("phase") == PHASE_ENDED:
+    if state_dict.get("phase") == Phase.ENDED:
         return Decision(None)
     if event_type == ACTION_RESOLVED:
         return on_action_resolved(state_dict, payload, now_ms)
@@ -142,10 +143,12 @@ def on_action_resolved(state_dict: State, payload: dict[str, Any], now_ms: int) 
     cancelled = bool(payload.get("cancelled", False))
     continues = bool(payload.get("combo_continues")) and not cancelled
     if continues and action.hit < action.hits and next_hit(state, out, action_id, now_ms):
-        end_if_a_side_is_beaten(state, out, now_ms, "defeat")
+        end_if_a_side_is_beaten(state, out, now_ms, EndReason.DEFEAT)
         return out.decision(state)
     complete(state, out, action_id, action, cancelled)
-    if end_if_a_side_is_beaten(state, out, now_ms, "defeat") or end_if_agreed(state, out, now_ms):
+    if end_if_a_side_is_beaten(state, out, now_ms, EndReason.DEFEAT) or end_if_agreed(
+        state, out, now_ms
+    ):
         return out.decision(state)
     if action.opening:
         enter_preparation(state, out, now_ms)
@@ -165,7 +168,7 @@ def on_down(state_dict: State, payload: dict[str, Any], now_ms: int) -> Decision
     if state.phase != "opening":
         move_on(state, out, now_ms)
     else:
-        end_if_a_side_is_beaten(state, out, now_ms, "defeat")
+        end_if_a_side_is_beaten(state, out, now_ms, EndReason.DEFEAT)
     return out.decision(state)
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from services.turns.domain.umh.state import CombatState
-from shared.payloads import EffectView, Height, Position
+from shared.payloads import Height, Position
 from shared.rulesets.umh import checks
 from shared.rulesets.umh.grid import area_squares, distance
 from shared.rulesets.umh.sheet import Skill, UmhSheet
@@ -39,7 +39,7 @@ class Combatants:
             side=p.side,
             sheet=UmhSheet.model_validate(p.sheet),
             position=position_of(self.state, character),
-            effects=tuple(EffectView.model_validate(e["effect"]) for e in p.effects.values()),
+            effects=tuple(e.effect for e in p.effects.values()),
             blocks=frozenset(p.blocks()),
             speed_left=float(p.movement_left),
         )

@@ -26,13 +26,14 @@ from services.turns.domain.umh.acting import INTERFERENCE, OWN, Context, acting_
 from services.turns.domain.umh.events import SLOTS_RAISED
 from services.turns.domain.umh.flow import pause_turn
 from services.turns.domain.umh.inflight import InFlight
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.participant import Participant, SkillInfo
 from services.turns.domain.umh.reactions import declare, open_reactions, request_resolution_if_ready
-from services.turns.domain.umh.state import PHASE_FIGHTING, PHASE_PREPARATION, CombatState
+from services.turns.domain.umh.state import CombatState
 from shared.errors import RuleViolation
 from shared.messages import TURN_PAUSED
+from shared.outcome import Outcome
 from shared.rulesets.umh.actions import SkillAction
+from shared.vocabulary import Phase
 
 
 def split_targets(
@@ -84,7 +85,7 @@ def commit(
     limits.note_use(
         player, skill, round_=state.round, now_ms=now_ms, settings=state.settings, in_round=True
     )
-    if skill.offensive and state.phase == PHASE_FIGHTING:
+    if skill.offensive and state.phase == Phase.FIGHTING:
         state.round_offensive = True  # umh 2.3.3.1 / A-89: the stalemate count restarts
     if skill.raises_slots:
         state.slot_boosts[player.side] = skill.raises_slots
@@ -137,10 +138,10 @@ def use_skill(
     state: CombatState, out: Outcome, action: SkillAction, action_id: str, now_ms: int
 ) -> None:
     """A skill in the fight (see the module docstring for the order of checks)."""
-    if state.phase == PHASE_PREPARATION:
+    if state.phase == Phase.PREPARATION:
         prepare(state, out, action, action_id, now_ms)
         return
-    if state.phase != PHASE_FIGHTING:
+    if state.phase != Phase.FIGHTING:
         raise RuleViolation("wrong_phase", "umh 2.1.1", phase=state.phase)
     player = state.participants[action.actor]
     skill = known_skill(player, action.skill, "umh 3.1.2")

@@ -9,22 +9,31 @@ Participants live in ``participant.py``, actions in flight in ``inflight.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from typing import Any, Final, Literal
 
 from services.turns.domain.umh.inflight import InFlight
 from services.turns.domain.umh.participant import Participant, Side, clone
 from shared.errors import RuleViolation
+from shared.outcome import ArmedTimer
 from shared.rulesets.umh.attributes import BelowOne
 from shared.rulesets.umh.grid import Metric
+from shared.vocabulary import EndReason, Phase
+
+
+class TurnEnd(StrEnum):
+    """Why an own turn ended (``turn.ended`` ``reason``, umh 2.3.3, 2.3.5, 4.1.1, 4.3.3)."""
+
+    PASSED = "passed"
+    TIMEOUT = "timeout"
+    DOWN = "down"
+    FLED = "fled"
+    DISCONNECTED = "disconnected"
+
 
 SIDES: Final[tuple[Side, Side]] = ("attackers", "defenders")
 SIDE_SLOTS: Final = 3
 """umh 1.2.3: at most three participants per side unless a skill raises it."""
-
-PHASE_OPENING: Final = "opening"
-PHASE_PREPARATION: Final = "preparation"
-PHASE_FIGHTING: Final = "fighting"
-PHASE_ENDED: Final = "ended"
 
 
 def other_side(side: str) -> Side:
@@ -52,22 +61,6 @@ class Turn:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Turn:
         return cls(**_known(cls, d))
-
-
-@dataclass
-class ArmedTimer:
-    """A timer the state expects to be armed; ``CombatState.timers`` is the source of truth."""
-
-    kind: str
-    due_ms: int
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "due_ms": self.due_ms, "data": clone(self.data)}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> ArmedTimer:
-        return cls(kind=d["kind"], due_ms=d["due_ms"], data=clone(d["data"]))
 
 
 @dataclass(frozen=True)
@@ -137,15 +130,16 @@ class Result:
     """How the combat ended (umh 4.1.1): the winning side (or None) and why."""
 
     winner: Side | None
-    reason: str
+    reason: EndReason
     annul_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
+        return {**vars(self), "reason": str(self.reason)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Result:
-        return cls(**_known(cls, d))
+        known = _known(cls, d)
+        return cls(**{**known, "reason": EndReason(known["reason"])})
 
 
 @dataclass
@@ -222,7 +216,7 @@ class CombatState:
     settings: Settings
     created_at_ms: int
     ruleset: str = "umh"
-    phase: str = PHASE_OPENING
+    phase: Phase = Phase.OPENING
     round: int = 0
     positions: dict[str, list[int]] = field(default_factory=dict)
     heights: dict[str, str] = field(default_factory=dict)
@@ -307,6 +301,7 @@ class CombatState:
         plain = {k: clone(v) for k, v in d.items() if k in names}
         turn, result, interference = d.get("turn"), d.get("result"), d.get("interference")
         plain.update(
+            phase=Phase(d.get("phase", Phase.OPENING)),
             participants={k: Participant.from_dict(v) for k, v in d["participants"].items()},
             settings=Settings.from_dict(d["settings"]),
             turn=Turn.from_dict(turn) if turn is not None else None,

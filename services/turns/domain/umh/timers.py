@@ -15,26 +15,21 @@ from services.turns.domain.umh import interference
 from services.turns.domain.umh.flow import end_turn, start_fighting
 from services.turns.domain.umh.joins import window_over
 from services.turns.domain.umh.leaving import grace_over
-from services.turns.domain.umh.outcome import Outcome
 from services.turns.domain.umh.progress import move_on
 from services.turns.domain.umh.reactions import time_out
-from services.turns.domain.umh.state import (
-    PHASE_ENDED,
-    PHASE_FIGHTING,
-    PHASE_PREPARATION,
-    ArmedTimer,
-    CombatState,
-)
+from services.turns.domain.umh.state import CombatState, TurnEnd
 from shared.domain import Decision
 from shared.messages import TURN_TIMED_OUT
+from shared.outcome import ArmedTimer, Outcome
 from shared.payloads import TimerFired
+from shared.vocabulary import Phase
 
 
 def on_timer(
     state_dict: dict[str, Any], timer: TimerFired, now_ms: int
 ) -> Decision[dict[str, Any]]:
     """Dispatch a fired timer by its stored kind; stale timers give ``Decision(None)``."""
-    if state_dict.get("phase") == PHASE_ENDED or timer.timer_id not in state_dict["timers"]:
+    if state_dict.get("phase") == Phase.ENDED or timer.timer_id not in state_dict["timers"]:
         return Decision(None)
     state = CombatState.from_dict(state_dict)
     armed = state.timers.pop(timer.timer_id)
@@ -50,7 +45,7 @@ def preparation_over(
     state: CombatState, out: Outcome, timer_id: str, armed: ArmedTimer, now_ms: int
 ) -> bool:
     """umh 1.3.1 / 2.1.1 / A-65: the shared 2-minute window is over; round 1 starts."""
-    if state.phase != PHASE_PREPARATION:
+    if state.phase != Phase.PREPARATION:
         return False
     start_fighting(state, out, now_ms)
     return True
@@ -62,7 +57,7 @@ def turn_over(
     """umh 2.3.5 / A-58: the 5 minutes ran out: automatic PASO TURNO, then the next turn
     (also while the actor is disconnected)."""
     turn = state.turn
-    if state.phase != PHASE_FIGHTING or turn is None or turn.timer_id != timer_id:
+    if state.phase != Phase.FIGHTING or turn is None or turn.timer_id != timer_id:
         return False
     if armed.data.get("turn_seq") != state.turn_seq:
         return False
@@ -70,7 +65,7 @@ def turn_over(
     out.emit(
         TURN_TIMED_OUT, {"actor": turn.actor, "round": state.round, "turn_seq": state.turn_seq}
     )
-    end_turn(state, out, now_ms, "timeout")
+    end_turn(state, out, now_ms, TurnEnd.TIMEOUT)
     return True
 
 

@@ -8,21 +8,14 @@ left), mirrored effects and what they block, and his disconnection grace.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from services.turns.domain.umh.conditions import effects_view
 from services.turns.domain.umh.inflight import Reaction
 from services.turns.domain.umh.participant import Participant
-from services.turns.domain.umh.state import PHASE_ENDED, SIDES, CombatState
-
-
-def rfc3339(at_ms: int | None) -> str | None:
-    """Unix milliseconds as an RFC 3339 UTC string (``2025-01-01T00:00:00.000Z``)."""
-    if at_ms is None:
-        return None
-    moment = datetime.fromtimestamp(at_ms / 1000, tz=UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+from services.turns.domain.umh.state import SIDES, CombatState
+from shared.domain import rfc3339
+from shared.vocabulary import Phase
 
 
 def slots_left(state: CombatState) -> dict[str, int]:
@@ -181,7 +174,7 @@ def view(state_dict: dict[str, Any]) -> dict[str, Any]:
 
 def is_active(state_dict: dict[str, Any]) -> bool:
     """False once the combat has ended (umh 4.1.1)."""
-    return bool(state_dict["phase"] != PHASE_ENDED)
+    return bool(state_dict["phase"] != Phase.ENDED)
 
 
 def armed_timers(state_dict: dict[str, Any]) -> dict[str, int]:

@@ -42,8 +42,8 @@ def test_poison_failed_might_defense_damages_and_paralyses_b24() -> None:
     poison = next(e for e in result["special"] if e["effect"] == "poison")
     assert poison["defense"]["target_number"] == 9 and not poison["defense"]["success"]
     bruno = done.conditions["bruno"]
-    assert bruno["paralyzed"] and bruno["dazed_turns"] == 1
-    assert bruno["pools"]["might"] == 10 - 0 - 2  # the dart's 1 is stopped by Armor 3
+    assert bruno.paralyzed and bruno.dazed_turns == 1
+    assert bruno.pool("might") == 10 - 0 - 2  # the dart's 1 is stopped by Armor 3
     assert [who for _, who in done.rolls] == ["ana", "bruno"]
 
 
@@ -51,7 +51,7 @@ def test_poison_resisted_has_no_effect() -> None:
     sheets = {"ana": pc("Ana", attacks=[DART]), "bruno": pc("Bruno")}
     done = fight(sheets, attack_of("ana", "bruno", "Dardo", circumstances={"distance_m": 5}), 9, 15)
     bruno = done.conditions["bruno"]
-    assert not bruno["paralyzed"] and bruno["pools"]["might"] == 9
+    assert not bruno.paralyzed and bruno.pool("might") == 9
 
 
 def test_an_npc_attack_is_the_pcs_speed_defense_roll() -> None:
@@ -60,7 +60,7 @@ def test_an_npc_attack_is_the_pcs_speed_defense_roll() -> None:
     defended = fight(sheets, attack_of("orco", "ana", "Garra"), 9)
     hit = fight(sheets, attack_of("orco", "ana", "Garra"), 8)
     assert defended.payload["defense_roll"] and not defended.payload["success"]
-    assert hit.payload["success"] and hit.conditions["ana"]["pools"]["might"] == 7
+    assert hit.payload["success"] and hit.conditions["ana"].pool("might") == 7
 
 
 def test_cover_helps_the_defending_pc_b13_b14() -> None:
@@ -85,4 +85,4 @@ def test_npc_health_and_death() -> None:
     done = fight(sheets, attack_of("ana", "orco", "Espada"), 20)
     result = done.payload["results"][0]
     assert (result["raw"], result["armor"], result["damage"]) == (4, 1, 3)
-    assert result["health_after"] == 0 and done.conditions["orco"]["status"] == "dead"
+    assert result["health_after"] == 0 and done.conditions["orco"].status == "dead"

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from services.resolution.domain.cypher import resolve
-from shared.rulesets.cypher.conditions import refreshed
+from services.resolution.domain.cypher import harm, resolve
 from shared.rulesets.cypher.damage import (
     ARMOR_CATEGORIES,
     apply_damage,
@@ -20,12 +19,12 @@ from shared.rulesets.cypher.damage import (
     track_name,
     track_step,
 )
-from shared.rulesets.cypher.sheet import CypherSheet
+from shared.rulesets.cypher.sheet import CypherSheet, Pools
 from tests.unit.turns.cypher.kit import Fixed, condition, pc
 
 
-def pools(m: int, s: int, i: int) -> dict[str, int]:
-    return {"might": m, "speed": s, "intellect": i}
+def pools(m: int, s: int, i: int) -> Pools:
+    return Pools(might=m, speed=s, intellect=i)
 
 
 @pytest.mark.parametrize(
@@ -38,7 +37,7 @@ def pools(m: int, s: int, i: int) -> dict[str, int]:
     ],
 )
 def test_cascade_and_track_b4_b5_b6(
-    before: dict[str, int], amount: int, kind: str, after: dict[str, int], track: str
+    before: Pools, amount: int, kind: str, after: Pools, track: str
 ) -> None:
     """001 DAÑO (cascade), B-4: Might -> Speed -> Intellect (Intellect overflow to Might);
     B-5 / B-6: one step per pool at 0, three = dead."""
@@ -50,9 +49,9 @@ def test_cascade_and_track_b4_b5_b6(
 def test_t001_04_intellect_damage_ignores_armor_3() -> None:
     """001 DAÑO (type kept), ARMADURA (ignored): 5 Intellect damage vs Armor 3 stays 5."""
     cond = condition(pc("Ana", might=10, speed=4, intellect=2, armor=3))
-    shown = resolve.take_damage(cond, 5, "intellect", ignores_armor=False)
-    assert shown["damage"] == 5 and cond["pools"] == pools(7, 4, 0)
-    assert cond["track_name"] == "impaired"
+    shown = harm.take_damage(cond, 5, "intellect", ignores_armor=False)
+    assert shown["damage"] == 5 and cond.pools == pools(7, 4, 0)
+    assert cond.track_name == "impaired"
 
 
 @pytest.mark.parametrize(
@@ -84,7 +83,7 @@ def test_t001_08_recovery_roll_and_cap() -> None:
     )
     shown: dict[str, Any] = done.payload["recovery"]
     assert shown["points"] == 6 and shown["applied"] == {"might": 1, "speed": 5}
-    assert done.conditions["ana"]["pools"] == pools(10, 10, 10)
+    assert done.conditions["ana"].pools == pools(10, 10, 10)
     assert recover(pools(9, 0, 0), pools(10, 10, 10), 6, ["might"]).applied["might"] == 1
 
 
@@ -99,7 +98,10 @@ def test_t001_12_impaired_effort_costs_more_and_ignores_effects() -> None:
 def test_b5_restoring_a_pool_moves_back_up_the_track() -> None:
     """B-5: the step is the number of pools at 0 plus special-damage steps."""
     cond = condition(pc("Ana"), pools=pools(0, 3, 3))
-    assert cond["track_name"] == "impaired"
-    cond["pools"] = pools(2, 3, 3)
-    assert refreshed(cond)["track_name"] == "unhurt"
-    assert refreshed({**cond, "special_steps": 3})["status"] == "dead"
+    assert cond.track_name == "impaired"
+    cond.pools = pools(2, 3, 3)
+    cond.refresh()
+    assert cond.track_name == "unhurt"
+    cond.special_steps = 3
+    cond.refresh()
+    assert cond.status == "dead"

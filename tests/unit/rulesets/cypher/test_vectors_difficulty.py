@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from services.resolution.domain.cypher import resolve
+from services.resolution.domain.cypher import attempt, resolve
 from shared.errors import RuleViolation
 from shared.rulesets.cypher import difficulty as dif
 from shared.rulesets.cypher.actions import Circumstances, CypherMove
@@ -226,7 +226,7 @@ def test_b14_stacking(base: int, steps: list[dif.Step], effort: int, expected: i
 def test_b1_target_number_is_three_times_difficulty(
     face: int, difficulty: int, success: bool
 ) -> None:
-    shown, _ = resolve.check(
+    shown, _ = attempt.check(
         difficulty, [], Fixed(face), "t", dazed=False, effort=0, is_impaired=False
     )
     assert shown["target_number"] == 9 and shown["success"] is success
@@ -234,5 +234,5 @@ def test_b1_target_number_is_three_times_difficulty(
 
 def test_difficulty_0_is_an_automatic_success_with_no_roll() -> None:
     """001 ACCIÓN (difficulty): most actions are difficulty 0, an automatic success."""
-    shown, rolled = resolve.check(0, [], Fixed(), "t", dazed=False, effort=0, is_impaired=False)
+    shown, rolled = attempt.check(0, [], Fixed(), "t", dazed=False, effort=0, is_impaired=False)
     assert shown["success"] and rolled is None and shown["automatic"] == "difficulty_0"

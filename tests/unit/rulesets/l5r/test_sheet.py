@@ -24,7 +24,7 @@ def test_c_7_default_wound_table_from_earth() -> None:
         ("down", 34, 40),
         ("out", 38, 40),
     ]
-    dumped = [w.model_dump() for w in table]
+    dumped = list(table)
     assert wound_rank(0, dumped) == ("healthy", 0)
     assert wound_rank(34, dumped) == ("down", 40)
     assert wound_rank(39, dumped)[0] == "dead"

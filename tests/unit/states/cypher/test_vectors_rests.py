@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from services.states.domain.cypher import rests
+from services.states.domain.cypher.record import CypherRecord
 from services.states.domain.cypher.ruleset import CypherAftermath
 from services.states.interface import Context
 from shared.dice.rolls import replay
@@ -45,6 +46,10 @@ def record(**changes: Any) -> dict[str, Any]:
     return {**base, **changes}
 
 
+def next_rest(state: dict[str, Any]) -> dict[str, Any] | None:
+    return rests.next_rest(CypherRecord.parse(state))
+
+
 def rest(state: dict[str, Any], now_ms: int, **command: Any) -> Decision[dict[str, Any]]:
     payload = {
         "ruleset": "cypher",
@@ -76,7 +81,7 @@ def test_t001_09_four_rests_a_day_then_e_no_rests_left() -> None:
         assert busy.value.code == "rest_in_progress"
         now += seconds * 1000
         state = finish(started.state or {}, now).state or {}
-    assert rests.day_of(now) == rests.day_of(T0) and rests.next_rest(state) is None
+    assert rests.day_of(now) == rests.day_of(T0) and next_rest(state) is None
     with pytest.raises(RuleViolation) as none_left:
         rest(state, now)
     assert none_left.value.code == "no_rests_left"
@@ -117,11 +122,11 @@ def test_t001_10_a_rest_mid_fight_then_ten_minutes_after_it() -> None:
     started = next(e.payload for e in ref.log if e.type == "combat.started")
     state = STATES.on_event(None, "ana", "combat.started", started, ctx(T0)).state
     state = STATES.on_event(state, "ana", "combat.ended", ended, ctx(T0)).state or {}
-    assert state["rests_today"] == 1 and rests.next_rest(state) == {"number": 2, "seconds": 600}
+    assert state["rests_today"] == 1 and next_rest(state) == {"number": 2, "seconds": 600}
     second = rest(state, T0)
     assert second.arm[0].due_ms == T0 + 600_000
     state = finish(second.state or {}, T0 + 600_000).state or {}
-    assert rests.next_rest(state) == {"number": 3, "seconds": 3600}
+    assert next_rest(state) == {"number": 3, "seconds": 3600}
 
 
 def test_t001_11_special_damage_option() -> None:

@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from redis.asyncio import Redis
 
 from services.states.handlers import HANDLERS, characters_of, on_states_check, spec
-from shared.keys import Keys
+from shared.keys import Aggregate, Keys
 from shared.messages import (
     ACTION_DECLARED,
     CMD_CHARACTER,
@@ -131,12 +129,13 @@ def test_the_view_is_the_status_and_the_history() -> None:
     assert view["status"]["in_combat"] == "c_1"
 
 
-class FakeRedis:
-    def __init__(self, values: dict[str, str]) -> None:
-        self.values = values
+def views(published: dict[Aggregate, dict[str, Any]]) -> QueryContext:
+    """A query context whose read models are ``published`` (the turns view of a combat)."""
 
-    async def get(self, key: str) -> str | None:
-        return self.values.get(key)
+    async def read_view(agg: Aggregate) -> dict[str, Any] | None:
+        return published.get(agg)
+
+    return QueryContext(KEYS, read_view)
 
 
 async def test_states_check_reads_the_room_from_the_envelope_and_ended_combats() -> None:
@@ -144,8 +143,7 @@ async def test_states_check_reads_the_room_from_the_envelope_and_ended_combats()
     world.on(COMBAT_STARTED, started())
     world.on(COMBATANT_FLED, fled("bruno"))
     world.on(COMBAT_STARTED, started("c_2", attackers=("carla",), defenders=("dario",)))
-    ended_view = KEYS.combat("turns", "c_2").view_of("turns")
-    ctx = QueryContext(cast(Redis, FakeRedis({ended_view: json.dumps({"phase": "ended"})})), KEYS)
+    ctx = views({KEYS.combat("turns", "c_2"): {"phase": "ended"}})
     query: dict[str, Any] = {"purpose": "start", "characters": ["bruno", "carla"]}
     query |= {"attacker": "bruno", "defenders": ["carla"], "challenge": True}
     states = {c: world.states.get(c) for c in ("bruno", "carla")}

@@ -14,6 +14,9 @@ from shared.dice.streams import commitment
 from shared.domain import Decision
 from shared.messages import ACTION_RESOLVED, RESOLUTION_REQUESTED, Event, derived_id
 from shared.payloads import ActOnCombat, StartCombat, TimerFired
+from shared.rulesets.cypher.conditions import Condition, initial
+from shared.rulesets.cypher.sheet import CypherSheet
+from shared.vocabulary import Side
 
 SEED = "00" * 32
 T0 = 1_700_000_000_000
@@ -165,11 +168,9 @@ class Fixed:
         return face
 
 
-def condition(sheet: State, side: str = "attackers", **changes: Any) -> State:
+def condition(sheet: State, side: str = "attackers", **changes: Any) -> Condition:
     """The condition a sheet starts with, changed (pools, special steps...), track refreshed."""
-    from shared.rulesets.cypher.conditions import initial, refreshed
-    from shared.rulesets.cypher.sheet import CypherSheet
-
-    cond = initial(CypherSheet.model_validate(sheet), side)
-    cond.update(changes)
-    return refreshed(cond)
+    cond = initial(CypherSheet.model_validate(sheet), Side(side))
+    changed = Condition.parse({**cond.to_dict(), **changes})
+    changed.refresh()
+    return changed

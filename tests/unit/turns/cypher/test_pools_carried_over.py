@@ -8,12 +8,13 @@ from typing import Any
 import pytest
 
 from services.states.domain.cypher.ruleset import CypherAftermath
-from services.turns.domain.cypher.actions import check_recover
+from services.turns.domain.cypher.checks import check_recover
 from services.turns.domain.cypher.opening import condition_of
 from shared.errors import RuleViolation
 from shared.payloads import StatesCheck
 from shared.rulesets.cypher.actions import CypherRecover
 from shared.rulesets.cypher.sheet import CypherSheet
+from shared.vocabulary import Side
 from tests.unit.turns.cypher.kit import npc, pc
 
 ANA = CypherSheet.model_validate(pc("Ana", might=8, speed=6, intellect=4))
@@ -52,13 +53,13 @@ ANA = CypherSheet.model_validate(pc("Ana", might=8, speed=6, intellect=4))
 def test_recuperar_a_combat_starts_from_the_pools_kept(
     kept: dict[str, int] | None, pools: dict[str, int], track: str
 ) -> None:
-    cond = condition_of(ANA, "attackers", kept)
+    cond = condition_of(ANA, Side.ATTACKERS, kept).to_dict()
     assert (cond["pools"], cond["track_name"]) == (pools, track)
 
 
 def test_an_npc_keeps_nothing() -> None:
     orco = CypherSheet.model_validate(npc("Orco", health=9))
-    assert condition_of(orco, "defenders", {"might": 1})["health"] == 9
+    assert condition_of(orco, Side.DEFENDERS, {"might": 1}).to_dict()["health"] == 9
 
 
 def test_states_answers_the_pools_it_kept() -> None:
@@ -90,12 +91,12 @@ def test_states_answers_the_pools_it_kept() -> None:
 )
 def test_b_10_in_combat_only_the_days_first_rest(rested_today: int, refused: bool) -> None:
     part = condition_of(
-        ANA, "attackers", {"might": 3, "speed": 6, "intellect": 4, "rests_today": rested_today}
+        ANA, Side.ATTACKERS, {"might": 3, "speed": 6, "intellect": 4, "rests_today": rested_today}
     )
     action = CypherRecover(type="cypher.recover", actor="ana", distribution=["might"])
     if not refused:
-        check_recover({}, action, part)
+        check_recover(action, part)
         return
     with pytest.raises(RuleViolation) as caught:
-        check_recover({}, action, part)
+        check_recover(action, part)
     assert (caught.value.code, caught.value.rule) == ("no_rests_left", "cypher RECUPERAR, B-10")

@@ -37,10 +37,11 @@ def attack(actor: str, target: str, **fields: Any) -> dict[str, Any]:
 
 
 def set_part(ref: Referee, character: str, **changes: Any) -> None:
-    from shared.rulesets.cypher.conditions import refreshed
+    from shared.rulesets.cypher.conditions import Condition
 
-    part = {**ref.turns["participants"][character], **changes}
-    ref.turns["participants"][character] = refreshed(part)
+    part = Condition.parse({**ref.turns["participants"][character], **changes})
+    part.refresh()
+    ref.turns["participants"][character] = part.to_dict()
 
 
 @pytest.mark.parametrize(

@@ -8,10 +8,13 @@ from typing import Any
 
 from services.resolution.domain.l5r import L5rResolution
 from services.turns.domain.l5r import L5rTurns
+from services.turns.domain.l5r.state import L5rCombat
+from services.turns.domain.l5r.wounds import set_wounds
 from shared.dice.combat import known
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import ACTION_RESOLVED, RESOLUTION_REQUESTED, Event
+from shared.outcome import Outcome
 from shared.payloads import ActOnCombat, Opening, StartCombat, TimerFired
 from shared.settings import CommunitySettings
 
@@ -151,6 +154,13 @@ def stance(c: Combat, actor: str, name: str = "attack") -> None:
 def attack(c: Combat, actor: str, target: str, **body: Any) -> dict[str, Any]:
     events = c.act({"type": "l5r.attack", "actor": actor, "target": target, **body})
     return next(e.payload for e in events if e.type == "resolution.requested")
+
+
+def wound(c: Combat, cid: str, wounds: int) -> None:
+    """Set his wounds as a hit would (C-7), straight in the stored state."""
+    state = L5rCombat.parse(c.state)
+    set_wounds(state, Outcome(), cid, wounds, None)
+    c.state = state.to_dict()
 
 
 def code(c: Combat, body: dict[str, Any]) -> str:

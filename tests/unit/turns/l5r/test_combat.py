@@ -4,11 +4,10 @@ order of play (Paso 1 - 3, C-11 .. C-13), actions per round (C-18) and stances (
 
 from __future__ import annotations
 
-from services.turns.domain.l5r.attack import set_wounds
 from services.turns.domain.l5r.flow import round_order
+from services.turns.domain.l5r.state import L5rCombat
 from services.turns.domain.l5r.view import view
-from shared.dict_state import Out
-from tests.unit.turns.l5r.session import Combat, attack, code, fighting, sheet, stance
+from tests.unit.turns.l5r.session import Combat, attack, code, fighting, sheet, stance, wound
 
 
 # --- Paso 1 - 3 -------------------------------------------------------------------------
@@ -87,14 +86,14 @@ def test_c_11_ties_are_broken_by_reflexes() -> None:
     c = Combat({"ana": sheet("Ana"), "bruno": sheet("Bruno", traits={"reflexes": 4})})
     c.ready_all()
     c.p("ana")["initiative"] = c.p("bruno")["initiative"] = 20
-    assert round_order(c.state) == ["bruno", "ana"]
+    assert round_order(L5rCombat.parse(c.state)) == ["bruno", "ana"]
 
 
 def test_t004_12_c_13_wound_penalty_recomputed_on_initiative() -> None:
     c, _actor, foe = fighting()
     c.p(foe)["initiative"] = 30
-    set_wounds(c.state, Out(), foe, 23, None)  # Injured: penalty 15 in the Earth 2 table
-    assert view(c.state)["participants"][foe]["initiative"] == 15
+    wound(c, foe, 23)  # Injured: penalty 15 in the Earth 2 table
+    assert view(L5rCombat.parse(c.state))["participants"][foe]["initiative"] == 15
 
 
 # --- actions per round (C-18), stances (T004-14 .. -17, -24, -25, -27) -----------------------

@@ -8,9 +8,7 @@ from typing import Any
 
 import pytest
 
-from services.turns.domain.l5r.attack import set_wounds
-from shared.dict_state import Out
-from tests.unit.turns.l5r.session import Combat, attack, code, fighting, sheet, stance
+from tests.unit.turns.l5r.session import Combat, attack, code, fighting, sheet, stance, wound
 
 
 # --- raises and Void on the roll (T004-01, -02, -05) -------------------------------------
@@ -123,7 +121,7 @@ def test_t004_08_golpe_final_at_down_acts_once_then_falls() -> None:
     c.p(foe)["void"] = 3
     body = {"type": "l5r.void", "actor": foe, "use": "golpe_final"}
     assert code(c, body) == "not_fallen"
-    set_wounds(c.state, Out(), foe, 34, None)  # Down in the Earth 2 table
+    wound(c, foe, 34)  # Down in the Earth 2 table
     assert c.p(foe)["status"] == "down"
     c.act(body)
     assert c.p(foe)["void"] == 0 and c.p(foe)["golpe_final"] == "pending"
@@ -138,7 +136,7 @@ def test_t004_08_golpe_final_at_down_acts_once_then_falls() -> None:
 
 def test_t004_08_golpe_final_needs_five_when_dead() -> None:
     c, _actor, foe = fighting()
-    set_wounds(c.state, Out(), foe, 99, None)
+    wound(c, foe, 99)
     c.p(foe)["void"] = 4
     body = {"type": "l5r.void", "actor": foe, "use": "golpe_final"}
     assert code(c, body) == "not_enough_void"
@@ -261,7 +259,7 @@ def test_c_9_the_extra_action_cannot_attack() -> None:
 
 def test_c_10_reduction_brings_him_back_from_down() -> None:
     c, actor, foe = fighting()
-    set_wounds(c.state, Out(), foe, 30, None)
+    wound(c, foe, 30)
     stance(c, actor)
     c.p(foe)["reflexes"] = 1
     for _ in range(12):
@@ -327,7 +325,7 @@ def test_t004_24_complex_action_after_more_than_half_a_move_is_refused() -> None
 
 def test_full_defense_roll_loses_the_wound_penalty() -> None:
     c, actor, _ = fighting()
-    set_wounds(c.state, Out(), actor, 15, None)  # Grazed: penalty 5 (Earth 2 table)
+    wound(c, actor, 15)  # Grazed: penalty 5 (Earth 2 table)
     stance(c, actor, "full_defense")
     roll = next(r for r in c.of_type("dice.rolled") if r["purpose"].startswith("full defense"))
     assert c.p(actor)["full_defense"]["bonus"] == max(0, roll["total"] - 5)

@@ -3,8 +3,6 @@ driven through services/turns as a combat runs it."""
 
 from __future__ import annotations
 
-from services.turns.domain.l5r.attack import set_wounds
-from shared.dict_state import Out
 from tests.unit.turns.l5r.session import Combat
 
 
@@ -13,7 +11,7 @@ def test_curso_de_combate_is_not_chosen_by_a_fighter_out_of_the_fight() -> None:
     ``l5r.tide`` is refused (``character_down``) and records nothing."""
     c = Combat(defenders=["bruno", "carla"])
     c.ready_all()
-    set_wounds(c.state, Out(), "bruno", 1000, None)
+    c.p("bruno").update(wounds=1000, rank="dead", status="dead")  # past Out (C-7)
     assert c.p("bruno")["status"] == "dead" and c.state["phase"] == "fighting"
     refused = c.refused({"type": "l5r.tide", "actor": "bruno", "against": "ana"})
     assert (refused.code, refused.rule) == ("character_down", "l5r Curso de combate")

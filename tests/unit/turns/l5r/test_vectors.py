@@ -7,11 +7,15 @@ from typing import Any
 
 import pytest
 
+from services.resolution.domain.l5r.request import AttackDice, StrikeRequest
 from services.resolution.domain.l5r.strike import attack_roll, knocked_down, strike
+from services.states.domain.l5r.record import L5rRecord
 from services.states.domain.l5r.void import DAY_MS, regained, void_now
 from services.turns.domain.l5r import rules
 from services.turns.domain.l5r.complex import forced_raise
+from services.turns.domain.l5r.fighter import FullDefense
 from shared.errors import RuleViolation
+from shared.rulesets.l5r.actions import CombatRaises
 
 
 class Faces:
@@ -28,6 +32,10 @@ def code_of(call: Any, *args: Any, **kwargs: Any) -> str:
     with pytest.raises(RuleViolation) as caught:
         call(*args, **kwargs)
     return caught.value.code
+
+
+def declared(**raises: Any) -> CombatRaises:
+    return CombatRaises.model_validate(raises)
 
 
 FA = rules.FreeRaise("full_attack", 2, rules.FULL_ATTACK_OWN)
@@ -49,15 +57,15 @@ def test_t004_01_five_raises_over_max_four_are_refused() -> None:
 
 
 def test_t004_01_free_raises_from_full_attack_do_not_count() -> None:
-    plan = rules.plan_raises({"damage": 6}, [FA], forced=0)
+    plan = rules.plan_raises(declared(damage=6), [FA], forced=0)
     assert plan.paid == 4 and plan.damage_raises == 6
     rules.check_paid_raises(plan.paid, 4, skilled=True)
 
 
 def test_t004_02_unskilled_tens_do_not_explode_and_raises_are_refused() -> None:
-    rolled, total = attack_roll({"rolled": 3, "kept": 3, "explode": False}, Faces(10, 4, 2), "x")
+    rolled, total = attack_roll(AttackDice(rolled=3, kept=3, explode=False), Faces(10, 4, 2), "x")
     assert rolled.dice == [[10], [4], [2]] and total == 16
-    skilled, _ = attack_roll({"rolled": 1, "kept": 1, "explode": True}, Faces(10, 3), "x")
+    skilled, _ = attack_roll(AttackDice(rolled=1, kept=1, explode=True), Faces(10, 3), "x")
     assert skilled.dice == [[10, 3]]
     assert code_of(rules.check_paid_raises, 1, 3, skilled=False) == "unskilled_no_raises"
 
@@ -73,7 +81,7 @@ def test_t004_03_void_pool_regains_one_a_day(
     void: int, ring: int, days: int, expected: int
 ) -> None:
     assert regained(void, ring, days) == expected
-    record = {"void_points": void, "void_max": ring, "void_at_ms": 0}
+    record = L5rRecord(void_points=void, void_max=ring, void_at_ms=0)
     assert void_now(record, days * DAY_MS) == expected
 
 
@@ -154,23 +162,23 @@ def test_t004_13_curso_de_combate() -> None:
 
 
 def test_t004_14_full_attack_free_raises() -> None:
-    own = rules.plan_raises({"damage": 0}, [FA], forced=0)
+    own = rules.plan_raises(declared(damage=0), [FA], forced=0)
     assert own.tn_lowered == 2 and own.paid == 0  # TN or damage only
-    feint_bought = rules.plan_raises({"feint": True}, [FA], forced=0)
+    feint_bought = rules.plan_raises(declared(feint=True), [FA], forced=0)
     assert feint_bought.paid == 1  # Full Attack's raises cannot buy a feint
     enemy = rules.FreeRaise("enemy_full_attack", 3, rules.ANY)
-    any_use = rules.plan_raises({"knockdown": True}, [enemy], forced=0)
+    any_use = rules.plan_raises(declared(knockdown=True), [enemy], forced=0)
     assert any_use.paid == 0
     assert code_of(rules.check_allowed, "full_attack", "ranged") == "action_not_allowed_in_stance"
 
 
 def test_t004_15_full_defense_covers_insight_rank_opponents() -> None:
-    fd: dict[str, Any] = {"bonus": 17, "opponents": [], "lost": False}
+    fd = FullDefense(bonus=17, opponents=[], lost=False)
     covered = [rules.full_defense_covers(fd, who, 2) for who in ("a", "b", "c", "a")]
     assert covered == [True, True, False, True]
     tns = [rules.tn_to_be_hit(25, full_defense=17 if c else 0)[-1]["tn"] for c in covered[:3]]
     assert tns == [42, 42, 25]
-    fd["lost"] = True
+    fd.lost = True
     assert not rules.full_defense_covers(fd, "a", 2)
 
 
@@ -186,7 +194,7 @@ def test_t004_17_concentration() -> None:
         rounds = rules.concentration_rounds(rounds, 2)
     assert rounds == 2
     plan = rules.plan_raises(
-        {"damage": 0}, [rules.FreeRaise("concentration", 2, rules.DAMAGE_ONLY)], forced=0
+        declared(damage=0), [rules.FreeRaise("concentration", 2, rules.DAMAGE_ONLY)], forced=0
     )
     assert plan.damage_raises == 2 and plan.tn_lowered == 0
 
@@ -212,7 +220,7 @@ def test_t004_18_knockdown(total: int, down: bool) -> None:
     ],
 )
 def test_t004_19_called_shot(location: str, raises: int) -> None:
-    assert rules.effect_cost({"called_shot": location}) == raises
+    assert rules.effect_cost(declared(called_shot=location)) == raises
 
 
 @pytest.mark.parametrize(
@@ -263,13 +271,13 @@ def request(**raises: Any) -> dict[str, Any]:
     ],
 )
 def test_t004_22_extra_attack(faces: tuple[int, ...], hits: int) -> None:
-    struck = strike(request(extra_attack=True), Faces(*faces))
+    struck = strike(StrikeRequest.model_validate(request(extra_attack=True)), Faces(*faces))
     assert struck.payload["hits"] == hits
     assert struck.payload["damage"] == list(faces[2 : 2 + hits])
 
 
 def test_t004_23_feint_deals_no_damage() -> None:
-    struck = strike(request(feint=True), Faces(9, 9))
+    struck = strike(StrikeRequest.model_validate(request(feint=True)), Faces(9, 9))
     assert struck.payload["success"] and struck.payload["feint"]
     assert struck.payload["wounds_dealt"] == 0 and len(struck.rolls) == 1
 
@@ -280,7 +288,7 @@ def test_t004_24_forced_raises() -> None:
 
 
 def test_t004_26_raise_value() -> None:
-    plan = rules.plan_raises({"lower_tn": 2}, [], forced=0)
+    plan = rules.plan_raises(declared(lower_tn=2), [], forced=0)
     assert 20 + rules.RAISE_TN * plan.paid == 30
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from services.turns.domain.umh.ruleset import UmhTurns
 from services.turns.domain.umh.state import CombatState
-from services.turns.domain.umh.view import rfc3339
 from services.turns.interface import TurnsRuleset
+from shared.domain import rfc3339
 
 from .builders import (
     ATTACK,

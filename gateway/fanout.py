@@ -1,0 +1,186 @@
+"""One reader per community per gateway process, fanning events out to every viewer.
+
+ARCHITECTURE.md "Scale and placement": a viewer of ``GET /v1/events`` costs a queue in
+memory, not a Redis connection. For each community that has viewers, one task reads the
+community's stream (``XREAD BLOCK`` for less than the client's socket timeout, on a Redis
+client of its own so that readers never take the connections requests need), parses each
+entry once, and offers it to every viewer's bounded queue. A viewer that falls behind by a
+whole queue is dropped (its stream ends; the client reconnects with ``Last-Event-ID`` and
+catches up from Redis). A reader whose last viewer left lingers a little, then stops.
+
+:meth:`EventHub.subscribe` returns the reader's position at that instant: every entry after
+it reaches the viewer's queue, every entry up to it is in Redis, so a resuming viewer reads
+``(resume, position]`` from Redis and then its queue, missing nothing and repeating nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import dataclass, field
+
+from pydantic import ValidationError
+from redis.asyncio import Redis
+
+from gateway.metrics import SSE_READERS, SSE_VIEWERS
+from gateway.views import public_event
+from shared.logging import get_logger
+from shared.messages import INTERNAL_EVENTS, Envelope
+from shared.redis_streams import entries, read_entries
+
+log = get_logger(__name__)
+
+BLOCK_MS = 1000  # well under redis-py's socket timeout (5 s by default)
+READ_COUNT = 500
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One public event of the stream, parsed and serialised once for every viewer."""
+
+    id: str
+    type: str
+    room: str
+    combat_id: str | None
+    data: str  # the SSE ``data``: public_event() as JSON
+
+    @classmethod
+    def parse(cls, entry_id: str, raw: bytes) -> Entry | None:
+        try:
+            env = Envelope.model_validate_json(raw)
+        except (ValidationError, ValueError):
+            log.error("stream_entry_unreadable", entry=entry_id)
+            return None
+        if env.type in INTERNAL_EVENTS:
+            return None
+        data = json.dumps(public_event(env), separators=(",", ":"))
+        return cls(entry_id, env.type, env.room, env.combat_id, data)
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One connected stream: its queue, and whether it fell too far behind."""
+
+    tenant: str
+    position: str  # where live delivery starts (the reader's position when it subscribed)
+    queue: asyncio.Queue[Entry | None]
+    dropped: bool = False
+
+    def offer(self, entry: Entry) -> None:
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(entry)
+        except asyncio.QueueFull:
+            self.dropped = True
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.queue.get_nowait()  # room for the end-of-stream mark
+            self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class _Reader:
+    stream: str
+    position: str = "0-0"
+    viewers: set[Viewer] = field(default_factory=set)
+    ready: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+    stopped: bool = False
+    empty_since: float = 0.0
+    task: asyncio.Task[None] | None = None
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    return asyncio.get_running_loop()
+
+
+class EventHub:
+    def __init__(
+        self, redis: Redis, *, queue_size: int = 1000, linger_seconds: float = 30.0
+    ) -> None:
+        self._redis = redis
+        self._queue_size = queue_size
+        self._linger = linger_seconds
+        self._readers: dict[str, _Reader] = {}
+
+    async def subscribe(self, tenant: str, stream: str) -> Viewer:
+        """A viewer of ``tenant``'s stream; raises if Redis cannot be read to start one."""
+        while True:
+            reader = self._readers.get(tenant)
+            if reader is None or reader.stopped:
+                reader = _Reader(stream)
+                self._readers[tenant] = reader
+                reader.task = asyncio.create_task(self._run(tenant, reader), name=f"sse:{tenant}")
+                SSE_READERS.set(len(self._readers))
+            await asyncio.shield(reader.ready)
+            if reader.stopped:
+                continue  # it stopped between its start and this subscriber: start another
+            viewer = Viewer(tenant, reader.position, asyncio.Queue(self._queue_size))
+            reader.viewers.add(viewer)
+            SSE_VIEWERS.inc()
+            return viewer
+
+    def unsubscribe(self, viewer: Viewer) -> None:
+        reader = self._readers.get(viewer.tenant)
+        if reader is None or viewer not in reader.viewers:
+            return
+        reader.viewers.discard(viewer)
+        SSE_VIEWERS.dec()
+        if not reader.viewers:
+            reader.empty_since = asyncio.get_running_loop().time()
+
+    async def close(self) -> None:
+        tasks = [r.task for r in self._readers.values() if r.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._readers.clear()
+        SSE_READERS.set(0)
+
+    @property
+    def readers(self) -> int:
+        return len(self._readers)
+
+    async def _run(self, tenant: str, reader: _Reader) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            last = entries(await self._redis.xrevrange(reader.stream, count=1))
+            reader.position = last[0][0] if last else "0-0"
+        except Exception as exc:
+            reader.stopped = True
+            self._forget(tenant, reader)
+            reader.ready.set_exception(exc)
+            return
+        reader.empty_since = loop.time()
+        reader.ready.set_result(None)
+        backoff = 0.5
+        while True:
+            if not reader.viewers and loop.time() - reader.empty_since > self._linger:
+                reader.stopped = True
+                self._forget(tenant, reader)
+                return
+            try:
+                reply = await self._redis.xread(
+                    {reader.stream: reader.position}, count=READ_COUNT, block=BLOCK_MS
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("event_stream_read_failed", tenant=tenant, exc_info=True)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+                continue
+            backoff = 0.5
+            for entry_id, fields in read_entries(reply):
+                reader.position = entry_id
+                entry = Entry.parse(entry_id, fields["e"])
+                if entry is not None:
+                    for viewer in list(reader.viewers):
+                        viewer.offer(entry)
+
+    def _forget(self, tenant: str, reader: _Reader) -> None:
+        if self._readers.get(tenant) is reader:
+            del self._readers[tenant]
+        SSE_READERS.set(len(self._readers))

@@ -1,0 +1,141 @@
+"""From a handler's decision to the commit that writes it: state, outbox, log, read model.
+
+The outbox of one commit, in order: timer cancels, timer arms, then for each event its
+public copy (events exchange), its copy to every service that consumes it (that service's
+command exchange, routed by room), and last one reply to the waiting gateway carrying the
+commit's public events. Every message id is derived from the incoming message, the subject
+and the event's index, so a retried commit cannot mint new messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from shared.domain import Decision
+from shared.keys import Names
+from shared.messages import (
+    CHAIN_EVENTS,
+    CMD_COMBAT_ACT,
+    INTERNAL_EVENTS,
+    REPLY_BATCH,
+    Envelope,
+    derived_id,
+    envelope,
+    subscribers_of,
+)
+from shared.outbox_entry import ArmTimer, CancelTimer, OutboxEntry, Publish
+from shared.runtime.firing import timer_payload
+from shared.runtime.spec import ServiceSpec, State, Target
+from shared.store import Commit
+
+
+@dataclass(frozen=True)
+class CommitBuilder:
+    spec: ServiceSpec
+    names: Names
+    retention_seconds: int
+
+    def build(
+        self,
+        env: Envelope,
+        target: Target,
+        version: int,
+        decision: Decision[State],
+        now: int,
+        occurred: datetime,
+    ) -> Commit:
+        """The commit of ``decision`` (whose state is not ``None``) on ``target``."""
+        assert decision.state is not None
+        outbox: list[OutboxEntry] = [CancelTimer(t) for t in decision.cancel]
+        outbox += [
+            ArmTimer(
+                t.timer_id,
+                t.due_ms,
+                timer_payload(
+                    t,
+                    tag=target.agg.tag,
+                    subject=target.subject,
+                    combat_id=env.combat_id,
+                    room=env.room,
+                    tenant=env.tenant,
+                ),
+            )
+            for t in decision.arm
+        ]
+        published, log_entries = self._events(env, target, decision, occurred)
+        outbox += published
+        if env.reply_to and log_entries:
+            # The waiting gateway gets the commit's public events in one message.
+            outbox.append(
+                Publish(
+                    exchange="",
+                    routing_key=env.reply_to,
+                    body="[" + ",".join(log_entries) + "]",
+                    message_id=derived_id(
+                        "m", self.spec.name, env.message_id, target.subject, "reply"
+                    ),
+                    correlation_id=env.correlation_id,
+                    type=REPLY_BATCH,
+                    mandatory=False,
+                )
+            )
+        return Commit(
+            expected_version=version,
+            state=decision.state,
+            message_id=env.message_id,
+            now_ms=now,
+            outbox=outbox,
+            log=log_entries,
+            view=self.spec.view(decision.state, now),
+            if_match=if_match_of(env),
+            ttl_seconds=self.retention_seconds if self.spec.expires(decision.state) else 0,
+        )
+
+    def _events(
+        self, env: Envelope, target: Target, decision: Decision[State], occurred: datetime
+    ) -> tuple[list[OutboxEntry], list[str]]:
+        """Each event to its destinations; the public ones are also the log entries."""
+        # A batch ends the request's chain unless it hands over to another service; only its
+        # last event carries the mark, so the gateway has every event before it answers.
+        chain_ends = not any(e.type in CHAIN_EVENTS for e in decision.events)
+        last = len(decision.events) - 1
+        outbox: list[OutboxEntry] = []
+        log_entries: list[str] = []
+        for index, event in enumerate(decision.events):
+            out = envelope(
+                event.type,
+                event.payload,
+                message_id=derived_id(
+                    "m", self.spec.name, env.message_id, target.subject, str(index)
+                ),
+                cause=env,
+                combat_id=event.payload.get("combat_id"),
+                final=chain_ends and index == last,
+                occurred_at=occurred,
+            )
+            body = out.model_dump_json()
+            if event.type not in INTERNAL_EVENTS:
+                outbox.append(Publish.of(self.names.events(), event.type, out, body))
+                log_entries.append(body)
+            for service in subscribers_of(event.type):
+                outbox.append(Publish.of(self.names.commands(service), env.room, out, body))
+        return outbox, log_entries
+
+
+def if_match_of(env: Envelope) -> int | None:
+    """The version an action's ``If-Match`` expects (API.md), if it named one."""
+    if env.type != CMD_COMBAT_ACT:
+        return None
+    expected = env.payload.get("if_match")
+    return expected if isinstance(expected, int) and not isinstance(expected, bool) else None
+
+
+def version_mismatch(expected: int | None, actual: int | None) -> dict[str, Any]:
+    """The ``command.rejected`` payload of a stale ``If-Match`` (409 at the gateway)."""
+    return {
+        "code": "version_mismatch",
+        "rule": None,
+        "details": {"expected": expected, "actual": actual},
+    }

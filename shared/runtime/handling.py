@@ -1,0 +1,118 @@
+"""Message handling: for each aggregate a message concerns, load, decide, commit, flush.
+
+Per aggregate (ARCHITECTURE.md "One command, end to end"): skip it if the message was
+already processed there, load the state, run the pure handler, and commit state + processed
+record + outbox (+ audit log + read model) in one script; on a version conflict reload and
+retry; then flush the outbox. A rule violation commits nothing and answers
+``command.rejected``. The bus adapter acks the message only after all that.
+"""
+
+from __future__ import annotations
+
+import time
+
+from shared.errors import RuleViolation
+from shared.logging import bind_message, get_logger, unbind_message
+from shared.messages import Envelope
+from shared.metrics import CONFLICTS, HANDLE_SECONDS, MESSAGES
+from shared.runtime.commits import CommitBuilder, if_match_of, version_mismatch
+from shared.runtime.outgoing import Outgoing
+from shared.runtime.ports import Clock, Relay, Store
+from shared.runtime.queries import QueryAnswering
+from shared.runtime.spec import Handler, ServiceSpec, Target
+from shared.store import CommitStatus
+
+log = get_logger(__name__)
+
+MAX_ATTEMPTS = 10
+
+
+class MessageHandling:
+    def __init__(
+        self,
+        spec: ServiceSpec,
+        *,
+        store: Store,
+        relay: Relay,
+        commits: CommitBuilder,
+        queries: QueryAnswering,
+        outgoing: Outgoing,
+        clock: Clock,
+    ) -> None:
+        self._spec = spec
+        self._store = store
+        self._relay = relay
+        self._commits = commits
+        self._queries = queries
+        self._outgoing = outgoing
+        self._clock = clock
+        self.processed = 0
+
+    async def handle(self, env: Envelope) -> None:
+        if env.type in self._spec.queries:
+            await self._queries.answer(env, self._spec.queries[env.type])
+            return
+        handler = self._spec.handlers.get(env.type)
+        if handler is None:
+            log.warning("message_type_ignored", type=env.type)
+            return
+        bind_message(env)
+        started = time.perf_counter()
+        try:
+            for target in self._spec.targets(env):
+                outcome = await self._handle_target(env, target, handler)
+                MESSAGES.labels(self._spec.name, env.type, outcome).inc()
+            self.processed += 1
+        finally:
+            HANDLE_SECONDS.labels(self._spec.name, env.type).observe(time.perf_counter() - started)
+            unbind_message()
+
+    async def _handle_target(self, env: Envelope, target: Target, handler: Handler) -> str:
+        """Handle one aggregate; the outcome for the metrics."""
+        agg = target.agg
+        for _ in range(MAX_ATTEMPTS):
+            loaded = await self._store.load_unless_processed(agg, env.message_id)
+            if loaded is None:
+                log.info("message_already_processed", subject=target.subject)
+                return "duplicate"
+            if_match = if_match_of(env)
+            if if_match is not None and loaded.aggregate_version != if_match:
+                # ARCHITECTURE.md step 5: the precondition before the rules, so that the loser
+                # of a race gets 409, not the rule code the winner's change now triggers.
+                await self._outgoing.reject(
+                    env, version_mismatch(if_match, loaded.aggregate_version)
+                )
+                return "rejected"
+            now = self._clock.now_ms()
+            try:
+                decision = handler(env, loaded.data, target, now)
+            except RuleViolation as violation:
+                log.info("command_rejected", code=violation.code, rule=violation.rule)
+                await self._outgoing.reject(env, violation.as_payload())
+                return "rejected"
+            if decision.state is None:
+                return "unchanged"
+            occurred = self._clock.utcnow()
+            commit = self._commits.build(env, target, loaded.version, decision, now, occurred)
+            active = self._spec.is_active(decision.state)
+            result = await self._store.commit(agg, commit, active=active)
+            if result.status is CommitStatus.CONFLICT:
+                log.info("commit_conflict_retried", subject=target.subject)
+                CONFLICTS.labels(self._spec.name).inc()
+                continue
+            if result.status is CommitStatus.DUPLICATE:
+                return "duplicate"
+            if result.status is CommitStatus.PRECONDITION:
+                payload = version_mismatch(commit.if_match, result.aggregate_version)
+                await self._outgoing.reject(env, payload)
+                return "rejected"
+            await self._flush(target)
+            return "committed"
+        raise RuntimeError(f"gave up after {MAX_ATTEMPTS} version conflicts on {agg.tag}")
+
+    async def _flush(self, target: Target) -> None:
+        try:
+            await self._relay.flush(target.agg.outbox)
+        except Exception:
+            # Committed is committed: the sweeper carries the entries out later.
+            log.warning("outbox_flush_deferred", subject=target.subject, exc_info=True)

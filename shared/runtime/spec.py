@@ -1,0 +1,52 @@
+"""What a service plugs into the runtime: its handlers, queries and what its states mean."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.domain import Decision, TimerRequest
+from shared.keys import Aggregate, Keys
+from shared.messages import Envelope
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Target:
+    """One aggregate a message concerns, and its subject (combat id or character id)."""
+
+    agg: Aggregate
+    subject: str
+
+
+Handler = Callable[[Envelope, State | None, Target, int], Decision[State]]
+
+
+@dataclass(frozen=True)
+class QueryContext:
+    """What a read-only query may read besides its own aggregates: published read models."""
+
+    keys: Keys
+    read_view: Callable[[Aggregate], Awaitable[dict[str, Any] | None]]
+
+
+Query = Callable[[Envelope, dict[str, State | None], QueryContext, int], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class ServiceSpec:
+    """What a service plugs into the runtime."""
+
+    name: str
+    handlers: dict[str, Handler]
+    targets: Callable[[Envelope], list[Target]]
+    view: Callable[[State, int], dict[str, Any] | None]
+    # Active aggregates are visited by the reconciler (they may have timers armed).
+    is_active: Callable[[State], bool]
+    armed_timers: Callable[[State], list[TimerRequest]]
+    # Aggregates that may expire get the retention TTL on their keys (an ended combat).
+    expires: Callable[[State], bool]
+    # Read-only questions answered straight to the asker (QUERY_ANSWERS), nothing committed.
+    queries: dict[str, Query] = field(default_factory=dict)

@@ -136,6 +136,8 @@ def out_of_turn(state: L5rCombat, out: Outcome, action: Any, p: Fighter, now_ms:
     if isinstance(action, L5rSpeak):
         speak(out, action)
     elif isinstance(action, L5rTide):
+        if not p.can_fight:
+            raise RuleViolation("character_down", "l5r Curso de combate", rank=str(p.rank))
         if action.against is not None and action.against not in state.opponents(action.actor):
             raise RuleViolation("not_an_opponent", "l5r Curso de combate", target=action.against)
         p.tide_against = action.against

@@ -167,7 +167,11 @@ class Session(RuleBasedStateMachine):
         assert turn is not None
         assert s["turn_order"][s["turn_index"]] == turn["actor"]
         waiting = any(a["reactions"] or a["answers"] for a in s["actions"].values())
-        assert in_fight(s["participants"][turn["actor"]]) or waiting
+        # umh 2.1.3: a beaten side's end waits for the hit being resolved; the turn stays put
+        ending = s.get("end_reason") and any(
+            a["resolution_requested"] for a in s["actions"].values()
+        )
+        assert in_fight(s["participants"][turn["actor"]]) or waiting or ending
         turn_timers = [tid for tid, t in s["timers"].items() if t["kind"] == "turn"]
         if turn["paused_remaining_ms"] is None:
             assert turn_timers == [turn["timer_id"]]

@@ -84,13 +84,13 @@ class _Options:
         request = Request(self.scope)
         methods = allowed_methods(self.scope["app"].router.routes, self.scope)
         if not methods:
-            return _vary(error_response(request, "not_found"), "Origin")
+            return _vary(await error_response(request, "not_found"), "Origin")
         allow = ", ".join(methods)
         wanted = self.headers.get("access-control-request-method")
         if self.origin is None or wanted is None:
             return _vary(Response(status_code=204, headers={"Allow": allow}), "Origin")
         if not await _known_anywhere(self.scope, self.origin):
-            refused = error_response(
+            refused = await error_response(
                 request,
                 "origin_not_allowed",
                 details={"origin": self.origin},
@@ -99,7 +99,7 @@ class _Options:
             return _vary(refused, PREFLIGHT_VARY)
         if wanted.upper() not in methods:
             return _vary(
-                error_response(request, "method_not_allowed", headers={"Allow": allow}),
+                await error_response(request, "method_not_allowed", headers={"Allow": allow}),
                 PREFLIGHT_VARY,
             )
         granted = {

@@ -6,9 +6,11 @@ here with its kind; the player view keeps a field by its kind and the community'
 hidden until someone decides what it is (tests/unit/gateway/test_player_fields.py fails on a
 key that the chain tests emit and this table does not name).
 
-A key's kind is the same wherever it appears; a kind that is dropped takes its whole value
-with it, so keys that only occur inside a dropped value (the steps of the damage pipeline)
-matter only when that value is shown.
+A key's kind is the same wherever it appears (but for the few :data:`OVERRIDES` of one event
+type); a kind that is dropped takes its whole value with it, so keys that only occur inside a
+dropped value (the steps of the damage pipeline) matter only when that value is shown. The
+view adds ``vit_pct`` (and ``vit_pct_before`` / ``vit_pct_after``) with a bar, and ``hurt``
+(whether a hit did any damage) where the damage itself is hidden.
 """
 
 from __future__ import annotations
@@ -34,34 +36,39 @@ FIELDS: dict[str, Kind] = {
     **_named(
         Kind.PUBLIC,
         """
-        acted action action_id actor after alentar_bonus alentar_received alliance
-        already_down annul_reason answer_to anticipation_by applied_by arma arma_rule at
-        attacker attackers attacks before blocks by cancelled captors cause change
-        character code combat_id combo_continues command_type commitment complex
-        concentration condition cooldown cost counter covered_by created_at current
-        dazed_turns deadline deadline_ms defenders defense details dice dice_commitment
-        dice_seed direct disarmed disconnected down downs draws due_ms effect_id
-        effects_of ended_at ended_at_ms error evaded extra_actions extra_attack_tried
-        feint_bonus first_draw fled_at_ms flight_cooldown_hours free_moved from
-        full_defense general_action golpe_final hardness height hit hits id
-        ignored_targets immune_until index initiative_base initiative_roll initiator
-        intellect interference is_state joined joined_at_ms joiner kept key kind late
-        left might missing moderator mounted move_actions movement_left name natures
-        needed needs note npc_target_number offensive offensive_1pa_this_round offers
-        opening option order out owned pa pa_bonus pa_spent pact_offers paralyzed
-        paused_remaining penalty pending_action pending_attack pending_joins
-        pending_reactions percent phase phase_deadline position profile prone purpose
-        ran reached_zero_vit reaction reactor ready ready_round reason recovered
+        abandoned_actions acted action action_id actor after against alentar_bonus
+        alentar_received alliance already_down annul_reason answer_to anticipation_by
+        applied_by applied_to arma arma_rule at attack attacker attackers attacks
+        automatic base before blocks bonus by called_shot cancelled captors category
+        cause change character characters code combat_id combo_continues command_type
+        commitment complex concentration condition cooldown cost counter covered_by
+        covers created_at current dazed dazed_turns deadline deadline_ms defended
+        defenders defense defense_roll description details dice dice_commitment
+        dice_seed die difficulty direct disarmed disconnected distance down downs draws
+        due_ms effect_id effects_of effort_levels ended_at ended_at_ms error evaded
+        extra_actions extra_attack_tried feint feint_bonus first_draw fled_at_ms
+        flight_cooldown_hours forced_raises free free_moved from from_round full_defense
+        full_defense_bonus general_action golpe_final granted_by hardness height hit
+        hits holder hurt id ignored_targets immune_until index initiative_base
+        initiative_roll initiator intellect interference is_state item joined
+        joined_at_ms joiner kept key kind knocked_down late left levels max meters might
+        missing mode moderator mounted move_actions movement_left name natures needed
+        needs note npc_target_number offensive offensive_1pa_this_round offers opening
+        option order out owned pa pa_bonus pa_spent pact_offers paralyzed partner
+        paused_remaining pending_action pending_attack pending_joins pending_reactions
+        percent phase phase_deadline position profile prone purpose raises ran
+        reached_zero_vit reaction reactor ready ready_round reason received recovered
         recovered_this_combat recovers_at refused regains_at remaining_ms
-        reroll_next_round resist rest rested_today rests_taken rests_today result
-        results roll roller room round rule ruleset seed share side sides simple since
-        skill slot_boosts slots_left sonic_past_defense source spec special speed square
-        stalemate_rounds stance started_at_ms state status step stream stunned
-        swap_offers target targets this_round tide_against timed_out to total turn
-        turn_order turn_seq type uncapped until up_to use used value velocidad version
-        vetoes vetoes_needed via vigor_lost vigor_lost_delta void_max void_points
-        void_spent waiting wants_to_stop was_until weapon weapons weekly_limit winner
-        zero_pa_actions_this_turn
+        reroll_next_round resets_at resist rest rested_today rests_taken rests_today
+        result results roll roller room round rounds rule ruleset seed share side sides
+        simple since skill skipped slot_boosts slots slots_left sonic_past_defense
+        source spec special speed square stalemate_rounds stall stance started_at_ms
+        stat state status step stream stunned success swap_offers target target_number
+        targets text this_round tide_against tier timed_out tn to total turn turn_order
+        turn_seq type uncapped until up_to use used uses_this_week value velocidad
+        version vetoes vetoes_needed via vigor_lost vigor_lost_delta void_max
+        void_points void_spent waiting wants_to_stop was_until weapon weapons
+        weekly_limit winner zero_pa_actions_this_turn
         """,
     ),
     **_named(
@@ -75,13 +82,29 @@ FIELDS: dict[str, Kind] = {
     **_named(
         Kind.VIT,
         """
-        applied armor cascade damage damage_type health health_max points pool pools
-        pools_after pools_before pools_max raw special_steps steps tn_boost tn_to_be_hit
-        vit vit_after vit_before vit_max wasted wound_penalty wound_table wounds
+        applied armor cascade damage damage_type effort health health_after
+        health_before health_max now penalty points pool pools pools_after pools_before
+        pools_max raw recovery special_steps steps tn_boost tn_to_be_hit vit vit_after
+        vit_before vit_max wasted wound_penalty wound_table wounds wounds_after
+        wounds_before wounds_dealt wounds_of_hit
         """,
     ),
-    **_named(Kind.BAR, "track track_after track_before track_name wound_rank"),
+    **_named(
+        Kind.BAR,
+        """
+        rank rank_before track track_after track_before track_name vit_pct vit_pct_after
+        vit_pct_before wound_rank
+        """,
+    ),
     **_named(Kind.EFFECTS, "effect effects"),
     **_named(Kind.EFFECT_DETAIL, "actions_left amount"),
-    **_named(Kind.SECRET, "rank settings sheet sheets tenant"),
+    **_named(Kind.SECRET, "moderator_key settings sheet sheets tenant"),
+}
+
+# Where a key means something else in one event type's ``data`` (its top level only).
+OVERRIDES: dict[str, dict[str, Kind]] = {
+    # l5r: the wound ranks a character goes from and to, and the penalty of the new one
+    "wound_rank.changed": {"from": Kind.BAR, "to": Kind.BAR, "penalty": Kind.BAR},
+    # l5r: whether he is out or dead is what everyone sees him become
+    "combatant.down": {"rank": Kind.PUBLIC},
 }

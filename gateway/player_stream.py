@@ -1,20 +1,24 @@
 """The player view of the event stream (docs/views.md), for the viewers that get it.
 
-An entry of the fan-out is filtered once per visibility setting and the result is kept on
-the entry, so every player viewer of a community shares the work. The bars of an
-``action.resolved`` row need the combat's vit_max: read from the combat once per combat,
-and again when a character joins that the lens has not seen.
+An entry of the fan-out is filtered once per visibility setting and language, and told
+again from what the filtered event shows (its full ``text`` could say what the view hides);
+the result is kept on the entry, so every player viewer of a community shares the work. The
+bars of an ``action.resolved`` row need the combat's vit_max: read from the combat once per
+combat, and again when a character joins that the lens has not seen.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from gateway.fanout import Entry
+from gateway.narration import Storyteller
 from gateway.player_view import Maxima, maxima_of, player_event
 from gateway.views import CombatReader
 from shared.frontend_settings import VitVisibility
 from shared.messages import ACTION_RESOLVED
+from shared.narration.words import Lang
 from shared.settings import CommunitySettings
 
 
@@ -27,18 +31,19 @@ class PlayerLens:
         self._maxima: dict[str, dict[str, int]] = {}
         self._asked: dict[str, set[str]] = {}
 
-    async def data(self, entry: Entry) -> str:
-        """The SSE ``data`` of ``entry`` in the player view."""
-        shown = entry.shown.get(self._key)
+    async def data(self, entry: Entry, teller: Storyteller, lang: Lang) -> str:
+        """The SSE ``data`` of ``entry`` in the player view, told in ``lang``."""
+        key = f"{lang}:{self._key}"
+        shown = entry.shown.get(key)
         if shown is None:
-            event = json.loads(entry.data)
-            maxima = await self._maxima_for(entry, event)
-            filtered = player_event(event, self._visibility, maxima)
-            shown = json.dumps(filtered, separators=(",", ":"))
-            entry.shown[self._key] = shown
+            maxima = await self._maxima_for(entry, entry.public)
+            filtered = player_event(entry.public, self._visibility, maxima)
+            await teller.prepare([filtered])
+            shown = json.dumps(teller.told(filtered, lang), separators=(",", ":"))
+            entry.shown[key] = shown
         return shown
 
-    async def _maxima_for(self, entry: Entry, event: dict[str, object]) -> Maxima:
+    async def _maxima_for(self, entry: Entry, event: dict[str, Any]) -> Maxima:
         if (
             self._visibility.vit is not VitVisibility.BAR
             or entry.type != ACTION_RESOLVED

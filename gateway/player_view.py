@@ -12,7 +12,8 @@ With ``vit: bar`` a combatant's node gains ``vit_pct`` (what is left, in percent
 to ``bar_step``, so only a combatant with nothing left shows 0), and a row of
 ``action.resolved`` gains ``vit_pct_before`` / ``vit_pct_after``. Effects are shown whole
 (``effects: exact``), without their amount and duration (``type``) or not at all (``none``).
-Sheets, settings and the tenant are never shown; neither is a key the table does not name.
+Where the damage is hidden, a hit gains ``hurt`` (whether it did any). Sheets, settings and
+the tenant are never shown; neither is a key the table does not name.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from gateway.player_fields import FIELDS, Kind
+from gateway.player_fields import FIELDS, OVERRIDES, Kind
 from shared.frontend_settings import EffectVisibility, VisibilitySettings, VitVisibility
 
 JSON = dict[str, Any]
@@ -31,7 +32,7 @@ Maxima = Mapping[str, int]
 
 def player_combat(combat: JSON, visibility: VisibilitySettings) -> JSON:
     """``GET /v1/combats/{id}?view=player``."""
-    return _node(combat, visibility, {})
+    return _node(combat, visibility, {}, {})
 
 
 def player_event(event: JSON, visibility: VisibilitySettings, maxima: Maxima) -> JSON:
@@ -40,7 +41,8 @@ def player_event(event: JSON, visibility: VisibilitySettings, maxima: Maxima) ->
     filtered event again)."""
     shown = {k: v for k, v in event.items() if k not in ("data", "text")}
     data = event.get("data")
-    shown["data"] = _node(data, visibility, maxima) if isinstance(data, dict) else {}
+    overrides = OVERRIDES.get(str(event.get("type")), {})
+    shown["data"] = _node(data, visibility, maxima, overrides) if isinstance(data, dict) else {}
     return shown
 
 
@@ -70,25 +72,45 @@ def _shown(kind: Kind | None, visibility: VisibilitySettings) -> bool:
 
 def _walk(value: Any, visibility: VisibilitySettings, maxima: Maxima) -> Any:
     if isinstance(value, dict):
-        return _node(value, visibility, maxima)
+        return _node(value, visibility, maxima, {})
     if isinstance(value, list):
         return [_walk(item, visibility, maxima) for item in value]
     return value
 
 
-def _node(node: JSON, visibility: VisibilitySettings, maxima: Maxima) -> JSON:
+def _node(
+    node: JSON, visibility: VisibilitySettings, maxima: Maxima, overrides: Mapping[str, Kind]
+) -> JSON:
     shown: JSON = {}
     for key, value in node.items():
-        kind = FIELDS.get(key)
+        kind = overrides.get(key, FIELDS.get(key))
         if not _shown(kind, visibility):
             continue
         if kind is Kind.MAP and isinstance(value, dict):
             shown[key] = {k: _walk(v, visibility, maxima) for k, v in value.items()}
         else:
             shown[key] = _walk(value, visibility, maxima)
+    if visibility.vit is not VitVisibility.EXACT:
+        hurt = _hurt(node)
+        if hurt is not None:
+            shown["hurt"] = hurt
     if visibility.vit is VitVisibility.BAR:
         shown.update(_bars(node, visibility.bar_step, maxima))
     return shown
+
+
+def _hurt(node: JSON) -> bool | None:
+    """Whether a hit's hidden damage was any (umh damage, cypher's damage record, l5r
+    wounds), so that a sentence can say he was hurt without saying how much."""
+    damage = node.get("damage")
+    if isinstance(damage, dict):
+        damage = damage.get("damage")
+    if "wounds_dealt" in node:
+        damage = node.get("wounds_dealt")
+    amount = _number(damage)
+    if amount is None or (amount == 0 and "steps" in node and not node["steps"]):
+        return None  # no hit was computed (a supplementary skill): nothing to tell
+    return amount > 0
 
 
 def bar(left: float, top: float, step: int) -> int:

@@ -4,8 +4,9 @@ One durable quorum queue with a single active consumer, bound to every event typ
 streams keep the order in which events were published. The stream is what ``GET /v1/events``
 serves and resumes from (``Last-Event-ID`` = stream entry id); entries are kept at least
 24 h. Rejections are also kept under their correlation id, for clients polling after a 202;
-``combat.started`` fills the community's combat index. Each event is also queued for the
-community's webhooks that want it (gateway/webhooks/enqueue.py).
+``combat.started`` fills the community's combat index; ``combat.started`` and
+``combatant.joined`` fill the combat's names for narration (gateway/narration.py). Each event
+is also queued for the community's webhooks that want it (gateway/webhooks/enqueue.py).
 
 Deliveries are queued in arrival order and written by one worker in batches (one pipeline
 to Redis per batch), then acknowledged together; a failed batch is redelivered whole, and
@@ -23,6 +24,7 @@ from pydantic import ValidationError
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
+from gateway.narration import remember_names
 from gateway.webhooks.enqueue import Deliveries
 from shared.bus import RECORDER_ARGS, Bus
 from shared.keys import Keys
@@ -124,6 +126,7 @@ class Recorder:
                 stream_keys = [keys.events_stream(tenant), keys.events_seen(tenant)]
                 args = [env.message_id, env.model_dump_json(), now, KEEP_MS]
                 _APPEND.queue(pipe, stream_keys, args)
+                remember_names(pipe, keys, env)
                 if env.type == COMMAND_REJECTED:
                     pipe.set(
                         keys.outcome(tenant, env.correlation_id),

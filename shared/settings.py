@@ -71,6 +71,11 @@ class PlatformSettings(ApiModel):
     timezone: str = "Europe/Madrid"
     cors: CorsSettings = Field(default_factory=CorsSettings)
     visibility: VisibilitySettings = Field(default_factory=VisibilitySettings)
+    language: Literal["es", "en"] = Field(
+        "es",
+        description="the language of narration and messages when a request's Accept-Language "
+        "names neither es nor en (docs/events.md)",
+    )
 
     @field_validator("timezone")
     @classmethod

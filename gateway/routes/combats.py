@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
@@ -12,9 +12,11 @@ from gateway.auth import Principal, current_principal, reading_principal
 from gateway.context import Gateway, gateway
 from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
+from gateway.field_errors import found_error
 from gateway.gates import ask_states
 from gateway.idempotency import Answer, idempotent
 from gateway.ids import CombatId
+from gateway.narration import storyteller
 from gateway.player_view import maxima_of, player_combat, player_event
 from gateway.principal import View
 from gateway.routes.characters import load_sheet
@@ -232,6 +234,8 @@ async def list_combats(
 @router.get("/{combat_id}/log")
 async def combat_log(
     combat_id: CombatId,
+    request: Request,
+    response: Response,
     principal: Annotated[Principal, Depends(reading_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],
@@ -239,21 +243,23 @@ async def combat_log(
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
     view: ViewParam = None,
 ) -> dict[str, Any]:
-    """Every event of the combat in order (the audit log); page with ``after``."""
+    """Every event of the combat in order (the audit log), each with its ``text`` in the
+    answer's language; page with ``after``."""
+    tenant = principal.community_id
     if after is not None and parse_stream_id(after) is None:
-        message = "a log id <ms>-<seq>, each part an unsigned 64-bit integer"
-        raise ApiError(
-            "invalid_request", details={"errors": [{"path": "query.after", "message": message}]}
-        )
+        found = found_error("query.after", "stream_id")
+        raise ApiError("invalid_request", details={"errors": [found]})
     combat = await readable_combat(combats, principal, combat_id)
     entries = await combats.log(combat_id, after=after, limit=limit)
+    teller, lang, headers = await storyteller(request, gw, tenant)
+    response.headers.update(headers)
     events = [{"log_id": sid, **public_event(env)} for sid, env in entries]
     if principal.view_of(view) == "player":
-        visibility = (await load_settings(gw, principal.community_id)).visibility
+        visibility = (await load_settings(gw, tenant)).visibility
         maxima = maxima_of(combat)
         events = [player_event(event, visibility, maxima) for event in events]
     return {
         "combat_id": combat_id,
-        "events": events,
+        "events": await teller.tell_all(events, lang),
         "next": entries[-1][0] if len(entries) == limit else None,
     }

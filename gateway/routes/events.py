@@ -13,6 +13,14 @@ the stream. What a stream sends first (docs/hostile-input.md):
   (beyond the last event: live events follow) or ``"expired"`` (older than the retention:
   every retained event follows). Either way the client should read the state again.
 
+Each event is told (``text``) in the language of the request that opened the stream
+(docs/events.md "Narration and languages").
+
+A browser's ``EventSource`` passes a stream token as ``?token=`` (docs/browsers.md): a token
+bound to a combat streams that combat, one bound to rooms only those rooms. ``view=player``,
+a viewer key and a player token get every event in the player view, told again from what
+that view shows (docs/views.md).
+
 Idle streams get a comment every ``REFEREE_SSE_KEEPALIVE_SECONDS`` so proxies keep them.
 """
 
@@ -23,7 +31,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
@@ -31,8 +39,11 @@ from redis.exceptions import ResponseError
 from gateway.auth import Principal, reading_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
-from gateway.fanout import Entry, Viewer
+from gateway.fanout import Entry, Viewer, told_entries
+from gateway.field_errors import found_error
 from gateway.ids import COMBAT_ID
+from gateway.language import Voice, answer_voice, language_headers
+from gateway.narration import Storyteller
 from gateway.player_stream import PlayerLens
 from gateway.routes.combats import Room, ViewParam
 from gateway.routes.settings import load_settings
@@ -53,6 +64,7 @@ class Scope:
     room: str | None
     combat: str | None
     resume: str | None
+    voice: Voice  # the language events are told in, and the community's time zone
     rooms: frozenset[str] | None = None  # a stream token's rooms
     player: PlayerLens | None = None  # the player view (docs/views.md), or the full view
 
@@ -60,12 +72,13 @@ class Scope:
 def resume_point(value: str | None, path: str) -> str | None:
     """A client's resume point, or 422 when it is not a stream id Redis can take."""
     if value is not None and parse_stream_id(value) is None:
-        message = "a stream id <ms>-<seq>, each part an unsigned 64-bit integer"
-        raise ApiError("invalid_request", details={"errors": [{"path": path, "message": message}]})
+        raise ApiError("invalid_request", details={"errors": [found_error(path, "stream_id")]})
     return value
 
 
 async def stream_scope(
+    request: Request,
+    response: Response,
     principal: Annotated[Principal, Depends(reading_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     room: Annotated[Room | None, Query()] = None,
@@ -93,7 +106,9 @@ async def stream_scope(
     if principal.view_of(view) == "player":
         settings = await load_settings(gw, principal.community_id)
         player = PlayerLens(CombatReader(gw.redis, gw.keys), principal.community_id, settings)
-    return Scope(principal.community_id, room, combat, resume, principal.rooms, player)
+    voice = await answer_voice(request, gw, principal.community_id)
+    response.headers.update(language_headers(voice.language))
+    return Scope(principal.community_id, room, combat, resume, voice, principal.rooms, player)
 
 
 @dataclass(frozen=True)
@@ -155,8 +170,12 @@ def _wanted(entry: Entry, scope: Scope) -> bool:
     return scope.combat is None or entry.combat_id == scope.combat
 
 
-async def _sse(entry: Entry, scope: Scope) -> ServerSentEvent:
-    data = entry.data if scope.player is None else await scope.player.data(entry)
+async def _sse(entry: Entry, scope: Scope, teller: Storyteller) -> ServerSentEvent:
+    lang = scope.voice.language
+    if scope.player is None:
+        data = entry.data(lang)
+    else:
+        data = await scope.player.data(entry, teller, lang)
     return ServerSentEvent(id=entry.id, event=entry.type, raw_data=data)
 
 
@@ -170,16 +189,18 @@ async def events(
     yield session.first
     viewer, after = session.viewer, session.after
     stream = gw.keys.events_stream(scope.tenant)
+    lang = scope.voice.language
+    teller = Storyteller(gw.redis, gw.keys, scope.tenant, scope.voice.timezone)
     # What was published before this viewer joined the fan-out comes from Redis.
     while stream_order(after) < stream_order(viewer.position):
         page = entries(await gw.redis.xrange(stream, f"({after}", viewer.position, count=PAGE))
         if not page:
             break
-        for entry_id, fields in page:
-            after = entry_id
-            entry = Entry.parse(entry_id, fields["e"])
-            if entry is not None and _wanted(entry, scope):
-                yield await _sse(entry, scope)
+        after = page[-1][0]
+        pairs = [(entry_id, fields["e"]) for entry_id, fields in page]
+        for entry in await told_entries(pairs, teller, (lang,)):
+            if _wanted(entry, scope):
+                yield await _sse(entry, scope, teller)
     keepalive = gw.settings.referee_sse_keepalive_seconds
     while True:
         try:
@@ -192,4 +213,4 @@ async def events(
         if stream_order(live.id) <= stream_order(after):
             continue
         if _wanted(live, scope):
-            yield await _sse(live, scope)
+            yield await _sse(live, scope, teller)

@@ -3,7 +3,8 @@
 Every test gets a fresh :class:`~tests.support.chain.Chain` and, as ``referee``, the chain
 seen as the API's host (:class:`~tests.support.table.ChainReferee`): the same
 :class:`~tests.support.play.Community` the e2e tests drive in the chain, in simulated time.
-Every event and combat a chain played goes through the player view at the end of its test.
+Every event a chain published is narrated at the end of its test (docs/events.md), and every
+event and combat it played goes through the player view (docs/views.md).
 """
 
 from __future__ import annotations
@@ -13,16 +14,19 @@ from collections.abc import Iterator
 import pytest
 
 from tests.support.chain import Chain
+from tests.support.narrated import narrate_all
 from tests.support.player_checked import check_player_view
 from tests.support.table import ChainReferee
 
 
 @pytest.fixture
 def chain() -> Iterator[Chain]:
-    """A fresh chain; at the end, every event it published and every combat it played must
-    go through the player view with no key left unnamed (tests/support/player_checked.py)."""
+    """A fresh chain; at the end, every event it published must be told in both languages
+    (tests/support/narrated.py), and go through the player view with no key left unnamed
+    (tests/support/player_checked.py)."""
     played = Chain()
     yield played
+    narrate_all(played.bus.events)
     check_player_view(played)
 
 

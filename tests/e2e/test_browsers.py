@@ -12,6 +12,7 @@ import pytest
 from httpx_sse import aconnect_sse
 from redis.asyncio import Redis
 
+from shared.redis_streams import entries
 from tests.e2e.referee import HttpCommunity, Referee
 from tests.support.play import error_of, expect, unique
 
@@ -267,9 +268,9 @@ async def test_a_resume_point_older_than_the_retention_gets_an_expired_reset(
     redis = Redis.from_url(redis_url)
     stream = f"{referee.suite.namespace}:{{tenant:{community.id}}}:events"
     try:
-        entries = await redis.xrange(stream)
-        old = entries[0][0].decode()
-        kept = next(e for e in entries if b'"' + second.encode() + b'"' in e[1][b"e"])[0].decode()
+        recorded = entries(await redis.xrange(stream))
+        old = recorded[0][0]
+        kept = next(sid for sid, fields in recorded if second.encode() in fields["e"])
         await redis.xtrim(stream, minid=kept)  # what the retention does to old entries
     finally:
         await redis.aclose()

@@ -20,8 +20,8 @@ from gateway.routes.aftermath import (
 )
 from gateway.routes.combats import StartCombatBody, fill_vitality
 from gateway.routes.settings import merge_patch
-from gateway.views import public_event
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
+from shared.actions_base import ResumeAction
 from shared.messages import (
     CMD_CHARACTER,
     CMD_COMBAT_ACT,
@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 ACTIONS: TypeAdapter[Action] = TypeAdapter(Action)
 SHEETS: TypeAdapter[Sheet] = TypeAdapter(Sheet)
+CHAIN_MODERATOR_KEY = "k_chain_moderator"
+"""The key id a moderator's ``resume`` carries over the chain (no authentication here)."""
 
 
 @dataclass
@@ -152,8 +154,8 @@ async def combat_log(gw: ChainGateway, request: Request, m: re.Match[str]) -> tu
     if await gw.combat(m["id"]) is None:
         raise ApiError("not_found")
     events = [
-        {"log_id": f"{index + 1}-0", **public_event(env)}
-        for index, env in enumerate(gw.log(m["id"]))
+        {"log_id": f"{index + 1}-0", **event}
+        for index, event in enumerate(gw.told(gw.log(m["id"])))
     ]
     return 200, {"combat_id": m["id"], "events": events, "next": None}
 
@@ -171,18 +173,21 @@ async def act(gw: ChainGateway, request: Request, m: re.Match[str]) -> tuple[int
     if expected is not None and combat["version"] != expected:
         details = {"expected": expected, "actual": combat["version"]}
         raise ApiError("version_mismatch", details=details)
+    resume = isinstance(action, ResumeAction)  # who asked, and the stall's evidence
     command = ActOnCombat(
         action_id=new_id("a"),
         action=action,
         if_match=expected,
         moderator=request.moderator,
+        moderator_key=CHAIN_MODERATOR_KEY if resume else None,
+        quiet_ms=await gw.quiet_ms(m["id"]) if resume else None,
         **await gate_action(gw.chain, gw.load_sheet, gw.tenant, combat, action),
     )
     payload = command.model_dump(mode="json")
     outcome = await gw.send(CMD_COMBAT_ACT, payload, room=combat["room"], combat_id=m["id"])
     return 200, {
         "action_id": command.action_id,
-        "events": [public_event(e) for e in outcome.events],
+        "events": gw.told(outcome.events),
         "combat": await gw.combat(m["id"]),
     }
 

@@ -158,6 +158,7 @@ def test_an_action_resolved_row_keeps_the_outcome_and_shows_bars() -> None:
                     "reaction": {"skill": None, "resist": False, "timed_out": False},
                     "down": False,
                     "effects": [{"effect_id": "e1", "kind": "indirect", "type": "quemadura"}],
+                    "hurt": True,
                     "vit_pct_before": 100,
                     "vit_pct_after": 70,
                 }

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from redis.asyncio import Redis
 
 from gateway import errors
 from gateway.bodies import BodyGuard
@@ -35,6 +36,7 @@ from gateway.webhooks.enqueue import Deliveries
 from gateway.webhooks.schedule import Backoff
 from gateway.webhooks.sender import Sender
 from gateway.webhooks.store import WebhookStore
+from gateway.webhooks.told import told_body
 from gateway.webhooks.worker import DeliveryWorker
 from shared.bus import Bus
 from shared.keys import Keys
@@ -51,7 +53,9 @@ Referee for turn-based roleplay combats. Communities call this API with their ke
 """
 
 
-def delivery_worker(settings: GatewaySettings, webhooks: WebhookStore) -> DeliveryWorker:
+def delivery_worker(
+    settings: GatewaySettings, webhooks: WebhookStore, redis: Redis, names: Keys
+) -> DeliveryWorker:
     """This process's webhook delivery worker (docs/webhooks.md)."""
     timeout = settings.referee_webhook_timeout_seconds
     if settings.referee_webhook_allow_private:
@@ -71,6 +75,7 @@ def delivery_worker(settings: GatewaySettings, webhooks: WebhookStore) -> Delive
         lease_ms=int((timeout + 20) * 1000),
         poll_seconds=settings.referee_webhook_poll_seconds,
         concurrency=settings.referee_webhook_concurrency,
+        body=told_body(redis, names),
     )
 
 
@@ -95,7 +100,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         webhooks = WebhookStore(redis, names, keep_seconds=settings.referee_webhook_keep_seconds)
         recorder = Recorder(redis, bus, names, Deliveries(webhooks))
         await recorder.start()
-        worker = delivery_worker(settings, webhooks)
+        worker = delivery_worker(settings, webhooks, redis, names)
         worker.start()
         limiter = RateLimiter(
             redis, rate=settings.referee_rate_per_second, burst=settings.referee_rate_burst

@@ -121,6 +121,7 @@ async def test_a_delivery_is_signed_and_retried_until_the_receiver_takes_it(
     assert all(d.headers["content-type"] == "application/json" for d in got)
     (started,) = [e for e in await community.events_of(cid) if e["type"] == "combat.started"]
     assert payloads[0] == {k: v for k, v in started.items() if k != "log_id"}
+    assert payloads[0]["text"].endswith(".")  # told in the community's language, as the log
     with pytest.raises(Exception, match="signature"):
         Webhook("whsec_" + "A" * 44).verify(got[0].body, got[0].headers)
 

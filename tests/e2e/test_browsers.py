@@ -189,6 +189,14 @@ async def test_a_stream_token_opens_an_event_source_without_a_key_and_cannot_act
 
     combat = expect(await browser.get(f"/v1/combats/{cid}", params={"token": token["token"]}), 200)
     assert combat.json()["id"] == cid
+    # A page of an origin the community allows may read what its token reads.
+    origin = f"https://{unique('page')}.example.org"
+    await allow_origins(community, origin)
+    async with browser.stream(
+        "GET", "/v1/events", params={"token": token["token"]}, headers={"Origin": origin}
+    ) as from_page:
+        expect(from_page, 200)
+        assert from_page.headers["access-control-allow-origin"] == origin
     log = await browser.get(f"/v1/combats/{cid}/log", params={"token": token["token"]})
     assert expect(log, 200).json()["events"][0]["type"] == "combat.started"
     # Another combat, even in the same room, is unknown to the token.

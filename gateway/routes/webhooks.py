@@ -7,12 +7,14 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints
 
 from gateway.auth import Principal, moderator
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from gateway.idempotency import Answer, idempotent
 from gateway.routes.combats import Room
 from gateway.webhooks.store import Delivery, Registration, Status, WebhookStore, now_ms
 from gateway.webhooks.targets import check_target
@@ -226,19 +228,28 @@ async def _registered(hooks: WebhookStore, tenant: str, webhook_id: str) -> Regi
 )
 async def create_webhook(
     body: NewWebhook,
-    response: Response,
+    request: Request,
     principal: Moderator,
     hooks: Store,
     gw: Annotated[Gateway, Depends(gateway)],
-) -> WebhookCreated:
+) -> JSONResponse:
     """Register an endpoint for the community's events; the answer shows its signing secret
-    once (moderator)."""
+    once (moderator). With an ``Idempotency-Key``, a retried registration is the same one."""
     await check_target(body.url, allow_private=gw.settings.referee_webhook_allow_private)
-    registration = await hooks.create(
-        principal.community_id, body.url, body.event_types, body.rooms, body.description
+
+    async def register(key: str | None) -> Answer:
+        registration = await hooks.create(
+            principal.community_id, body.url, body.event_types, body.rooms, body.description
+        )
+        created = WebhookCreated(
+            **Webhook.of(registration).model_dump(), secret=registration.secret
+        )
+        location = {"Location": f"/v1/webhooks/{registration.id}"}
+        return Answer(201, created.model_dump(mode="json"), location)
+
+    return await idempotent(
+        request, gw, principal.community_id, body.model_dump(mode="json"), register
     )
-    response.headers["Location"] = f"/v1/webhooks/{registration.id}"
-    return WebhookCreated(**Webhook.of(registration).model_dump(), secret=registration.secret)
 
 
 @router.get("", response_model=WebhookList, operation_id="listWebhooks")

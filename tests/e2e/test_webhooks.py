@@ -189,7 +189,13 @@ async def test_webhooks_are_listed_read_and_deleted_by_moderators_only(
 ) -> None:
     community = await api.new_community()
     path = f"/{unique('hook')}"
-    hook = await register(community, receiver.url(path), description="bot")
+    once = {"Idempotency-Key": unique("register")}
+    body = {"url": receiver.url(path), "description": "bot"}
+    first = await community.client.post("/v1/webhooks", json=body, headers=once)
+    hook = expect(first, 201).json()
+    again = await community.client.post("/v1/webhooks", json=body, headers=once)
+    assert expect(again, 201).json() == hook  # a retried registration is the same webhook
+    assert again.headers["location"] == f"/v1/webhooks/{hook['id']}"
     assert hook["event_types"] == ["*"] and hook["rooms"] is None
     listed = expect(await community.client.get("/v1/webhooks"), 200).json()["webhooks"]
     assert [h["id"] for h in listed] == [hook["id"]]

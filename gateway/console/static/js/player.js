@@ -1,0 +1,26 @@
+// The player view (player.html#combat=<id>&key=<viewer key>): one combat, read-only, as the
+// community's visibility settings let players see it (view=player), for a forum or Discord
+// iframe. The key is read from the fragment, which no server sees, and kept for this tab.
+import { session } from "./api.js";
+import { clear, h } from "./dom.js";
+import { setLang, t } from "./i18n.js";
+import { combatScreen } from "./views/combat.js";
+
+const main = document.getElementById("main");
+const params = new URLSearchParams(location.hash.slice(1));
+if (params.get("lang")) setLang(params.get("lang"));
+const combat = params.get("combat");
+const key = params.get("key") || params.get("token");
+if (key) session.useKey(key);
+
+function announce(text) {
+  document.getElementById("announcer").textContent = text;
+}
+
+if (!combat || !session.key) {
+  clear(main, h("p", { class: "error", role: "alert" }, t("player.bad_link")));
+} else {
+  combatScreen(main, { announce }, combat, { player: true }).catch((err) => {
+    clear(main, h("p", { class: "error", role: "alert" }, `${t("player.failed")}: ${err.message}`));
+  });
+}

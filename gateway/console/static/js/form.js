@@ -50,6 +50,7 @@ function placeFor(form, path) {
 }
 
 function markInvalid(wrapper, message) {
+  for (let up = wrapper; up; up = up.parentElement) if (up.tagName === "DETAILS") up.open = true;
   const id = uid("err");
   const input = wrapper.querySelector("input, select, textarea") || wrapper;
   input.setAttribute("aria-invalid", "true");
@@ -57,8 +58,10 @@ function markInvalid(wrapper, message) {
   wrapper.append(h("p", { class: "field-error", id }, message));
 }
 
+// The schema without its "or null" (and whether null is allowed); a $ref's own default kept.
 function nonNull(ctx, schema) {
-  const s = resolve(ctx.doc, schema);
+  const resolved = resolve(ctx.doc, schema);
+  const s = { ...resolved, default: schema.default ?? resolved.default };
   const alts = s.anyOf || s.oneOf;
   if (!alts || s.discriminator) return { s, nullable: false };
   const rest = alts.filter((a) => resolve(ctx.doc, a).type !== "null");
@@ -79,14 +82,17 @@ function field(ctx, schema, value, path, name, required) {
   if (s.const !== undefined) return { el: null, read: () => s.const };
   if (value === undefined) value = s.default;
   if (mixed || s.discriminator) return jsonField(key, label, help, value, nullable);
-  if (s.enum) return enumField(key, label, help, s.enum, value, nullable || !required);
+  if (s.enum) return enumField(key, label, help, s.enum, value, nullable, !required);
   if (s.type === "boolean") return boolField(key, label, help, value);
   if (s.type === "integer" || s.type === "number") {
     return numberField(key, label, help, s, value, nullable);
   }
   if (s.type === "string") return textField(ctx, key, name, label, help, value, nullable);
   if (s.type === "array") return arrayField(ctx, s, key, path, name, label, help, value, nullable);
-  if (s.type === "object" && s.properties) return objectField(ctx, s, key, path, label, value, nullable);
+  if (s.type === "object" && s.properties) {
+    if (nullable) return optionalObject(ctx, s, key, path, label, value);
+    return objectField(ctx, s, key, path, label, value, nullable);
+  }
   return jsonField(key, label, help, value, nullable);
 }
 
@@ -102,7 +108,7 @@ function wrap(key, label, help, control, id) {
 
 function textField(ctx, key, name, label, help, value, nullable) {
   const id = uid("f");
-  const suggestions = ctx.hints[name];
+  const suggestions = ctx.hints[name]?.length ? ctx.hints[name] : null;
   const list = suggestions ? uid("dl") : null;
   const input = h("input", { id, type: "text", value: value ?? "", list, autocomplete: "off" });
   const el = wrap(key, label, help, input, id);
@@ -138,8 +144,21 @@ function boolField(key, label, help, value) {
   return { el, read: () => input.checked };
 }
 
-function enumField(key, label, help, options, value, optional) {
+// A nullable object (a skill's area...): a checkbox says whether it is there at all.
+function optionalObject(ctx, s, key, path, label, value) {
+  const inner = objectField(ctx, s, key, path, label, value || {}, false);
   const id = uid("f");
+  const present = h("input", { id, type: "checkbox", checked: value !== null && value !== undefined });
+  const toggle = () => (inner.el.hidden = !present.checked);
+  present.addEventListener("change", toggle);
+  toggle();
+  const el = h("div", { class: "optional" }, h("div", { class: "field check" }, present, h("label", { for: id }, label)), inner.el);
+  return { el, read: () => (present.checked ? inner.read() : null) };
+}
+
+function enumField(key, label, help, options, value, nullable, omissible) {
+  const id = uid("f");
+  const optional = nullable || (omissible && value === undefined);
   const select = h(
     "select",
     { id },
@@ -149,7 +168,7 @@ function enumField(key, label, help, options, value, optional) {
   if (value === undefined && !optional && options.length) select.value = options[0];
   return {
     el: wrap(key, label, help, select, id),
-    read: () => (select.value === "" ? null : select.value),
+    read: () => (select.value === "" ? (nullable ? null : undefined) : select.value),
   };
 }
 
@@ -173,7 +192,7 @@ function arrayField(ctx, s, key, path, name, label, help, value, nullable) {
   const items = resolve(ctx.doc, s.items || {});
   const list = Array.isArray(value) ? value : [];
   if (s.prefixItems) return squareField(key, label, help, value, nullable);
-  if (items.enum || (ctx.hints[name] && (items.type === "string" || items.anyOf))) {
+  if (items.enum || (ctx.hints[name]?.length && (items.type === "string" || items.anyOf))) {
     return choicesField(key, label, help, items.enum || ctx.hints[name], list, nullable);
   }
   if (["string", "integer", "number"].includes(items.type)) {
@@ -254,7 +273,14 @@ function objectListField(ctx, items, key, path, label, list) {
     const sub = field(ctx, items, itemValue, [...path, String(index)], null, true);
     const row = { sub, removed: false };
     const remove = h("button", { type: "button", class: "small danger" }, word("ui", "remove"));
-    const rowEl = h("div", { class: "row", "data-path": [...path, String(index)].join(".") }, sub.el, remove);
+    const title = (itemValue && (itemValue.name || itemValue.type || itemValue.kind)) || `#${index + 1}`;
+    const rowEl = h(
+      "details",
+      { class: "row", "data-path": [...path, String(index)].join("."), open: itemValue && Object.keys(itemValue).length ? null : true },
+      h("summary", {}, title),
+      sub.el,
+      remove,
+    );
     remove.addEventListener("click", () => {
       row.removed = true;
       rowEl.remove();

@@ -62,7 +62,8 @@ export async function combatScreen(main, ctx, id, { player }) {
   }
 
   function skillsOf(cid) {
-    return (sheets[cid]?.skills || []).filter((s) => s && typeof s === "object" && s.name);
+    const list = sheets[cid]?.skills; // umh: a list of skills; l5r: ranks by skill name
+    return Array.isArray(list) ? list.filter((s) => s && typeof s === "object" && s.name) : [];
   }
 
   function attacksOf(cid) {
@@ -96,7 +97,7 @@ export async function combatScreen(main, ctx, id, { player }) {
         phaseBadge(combat.phase),
         combat.round ? ` · ${t("combat.round", { n: combat.round })}` : "",
         ` · v${combat.version}`,
-        result ? h("strong", { class: "result", id: "result" }, ` · ${t("combat.result", { winner: result.winner ? word("side", result.winner) : t("log.nobody"), reason: word("result", result.reason) })}`) : null,
+        result ? h("strong", { class: "result", id: "result" }, ` · ${t("combat.result", { winner: result.winner ? word("enum", result.winner) : t("log.nobody"), reason: word("result", result.reason) })}`) : null,
       ),
     );
     keepFocus(() => {

@@ -24,11 +24,13 @@ function fallbackText(event, names) {
   const d = event.data || {};
   const n = (id) => nameOf(names, id);
   const vars = {
-    actor: n(d.actor || d.attacker || d.character || d.reactor || d.joiner || ""),
+    actor: n(d.actor || d.attacker || d.character || d.reactor || d.joiner || d.roller || ""),
+    reactor: n(d.reactor || ""),
+    phase: d.to ? word("phase", d.to) : "",
     target: n((d.targets && d.targets[0]) || d.target || ""),
-    skill: d.skill || d.attack || "",
+    skill: d.skill || d.attack || t("log.no_skill"),
     round: d.round ?? "",
-    winner: d.winner ? word("side", d.winner) : t("log.nobody"),
+    winner: d.winner ? word("enum", d.winner) : t("log.nobody"),
     reason: d.reason ? word("result", d.reason) : "",
     code: d.code || "",
     rule: d.rule || "",
@@ -86,8 +88,15 @@ function breakdown(data, names) {
 function stepDetails(step) {
   return Object.entries(step)
     .filter(([k]) => !["step", "rule", "before", "after"].includes(k))
-    .map(([k, v]) => `${word("field", k)}: ${Array.isArray(v) ? v.join(", ") : typeof v === "object" && v !== null ? JSON.stringify(v) : v}`)
+    .map(([k, v]) => `${word("field", k)}: ${shown(v)}`)
     .join(" · ");
+}
+
+function shown(v) {
+  if (typeof v === "boolean") return word("ui", v ? "yes" : "no");
+  if (Array.isArray(v)) return v.map(shown).join(", ");
+  if (typeof v === "object" && v !== null) return JSON.stringify(v);
+  return typeof v === "string" ? word("enum", v) : fmtNumber(v);
 }
 
 // Each die's faces (an exploding die rolls on); the kept ones stand out, the others are struck.

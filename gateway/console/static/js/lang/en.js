@@ -122,6 +122,7 @@ export default {
   "log.combatant.down": "{actor} is out of the fight.",
   "log.aftermath.applied": "Aftermath for {actor}.",
   "log.command.rejected": "Action refused: {code} ({rule}).",
+  "log.initiative.rolled": "{actor}'s initiative: {total}.",
   "log.dice.rolled": "{actor} rolls {spec}: {total}.",
 
   "dice.commitment": "Commitment",

@@ -122,6 +122,7 @@ export default {
   "log.combatant.down": "{actor} queda fuera de combate.",
   "log.aftermath.applied": "Secuelas para {actor}.",
   "log.command.rejected": "Acción rechazada: {code} ({rule}).",
+  "log.initiative.rolled": "Iniciativa de {actor}: {total}.",
   "log.dice.rolled": "{actor} tira {spec}: {total}.",
 
   "dice.commitment": "Compromiso",

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.async_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.async_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect
 
 from tests.support.suite import Suite
 
 WAIT_MS = 15_000
 expect.set_options(timeout=WAIT_MS)
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
 class Console:
@@ -28,12 +28,9 @@ class Console:
 
     @classmethod
     async def open(
-        cls, browser: Browser, suite: Suite, shots: Path, *, viewport: dict[str, int] = DESKTOP
+        cls, browser: Browser, suite: Suite, shots: Path, *, viewport: ViewportSize = DESKTOP
     ) -> Console:
-        context = await browser.new_context(
-            viewport={"width": viewport["width"], "height": viewport["height"]},
-            locale="es-ES",
-        )
+        context = await browser.new_context(viewport=viewport, locale="es-ES")
         return cls(context, await context.new_page(), suite, shots)
 
     def url(self, path: str) -> str:
@@ -50,7 +47,8 @@ class Console:
 
     def field(self, path: str, within: str = "") -> Locator:
         """The input, select or textarea of a schema form's field (its data-path)."""
-        return self.page.locator(f'{within} [data-path="{path}"]').locator("input, select, textarea").first
+        wrapper = self.page.locator(f'{within} [data-path="{path}"]')
+        return wrapper.locator("input, select, textarea").first
 
     async def shot(self, name: str) -> Path:
         path = self.shots / f"{name}.png"

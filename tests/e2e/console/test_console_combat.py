@@ -49,14 +49,17 @@ async def start_combat(mod: Console, room: str) -> str:
     return mod.page.url.rsplit("/", 1)[1]
 
 
-async def viewer_key(community: HttpCommunity) -> tuple[str, bool]:
-    """A key for the player view: a viewer key where the server has that scope (then the view
-    hides what the community hides), else a frontend key (the page still offers nothing to
-    act with)."""
-    answer = await community.client.post("/v1/keys", json={"scope": "viewer"})
+async def viewer_link(community: HttpCommunity, combat_id: str) -> tuple[str, bool]:
+    """The player view's link: with a short-lived player stream token bound to the combat
+    where the server mints them (then the view hides what the community hides: by default
+    exact VIT), else with a frontend key (the page still offers nothing to act with)."""
+    body = {"view": "player", "combat": combat_id, "ttl_seconds": 600}
+    answer = await community.client.post("/v1/stream-tokens", json=body)
     if answer.status_code == 201:
-        return str(answer.json()["api_key"]), True
-    return await community.key("frontend"), False
+        return f"player.html#combat={combat_id}&token={answer.json()['token']}", True
+    assert answer.status_code == 404, answer.text  # a server without stream tokens
+    key = await community.key("frontend")
+    return f"player.html#combat={combat_id}&key={key}", False
 
 
 async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_it(
@@ -79,9 +82,9 @@ async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_
     cid = await start_combat(mod, "plaza")
 
     # A player's viewer link, opened in another browser context, follows the combat live.
-    key, hidden_view = await viewer_key(community)
+    link, hidden_view = await viewer_link(community, cid)
     viewer = await Console.open(browser, suite, shots)
-    await viewer.goto(f"player.html#combat={cid}&key={key}")
+    await viewer.goto(link)
     await expect(viewer.page.locator("[data-fighter=bruno]")).to_be_visible()
 
     # The defense window of bruno: its clock counts down.
@@ -123,7 +126,8 @@ async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_
     await expect(viewer.page.locator("#result")).to_be_visible()
     await expect(viewer.page.locator("#log li[data-type='action.resolved']")).to_have_count(2)
     assert await viewer.page.locator("#h-act, #aftermath, form").count() == 0
-    if hidden_view:
+    if hidden_view:  # the default visibility: a bar, not the numbers
+        await expect(viewer.page.locator("[data-fighter=ana]")).to_contain_text("100 %")
         await expect(viewer.page.locator("[data-fighter=ana]")).not_to_contain_text("1000")
     await viewer.shot("08-player-view")
 

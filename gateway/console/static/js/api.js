@@ -6,6 +6,7 @@ const KEY = "referee.key";
 const SCOPE = "referee.scope";
 
 let keyOfPage = null; // the player view's key, from its link: this page only
+let tokenOfPage = null; // or its short-lived read-only stream token (?token=)
 
 export const session = {
   get key() {
@@ -13,6 +14,12 @@ export const session = {
   },
   useKey(key) {
     keyOfPage = key;
+  },
+  useToken(token) {
+    tokenOfPage = token;
+  },
+  get token() {
+    return tokenOfPage;
   },
   get scope() {
     return sessionStorage.getItem(SCOPE) || "frontend";
@@ -54,7 +61,8 @@ export async function api(method, path, { body, query, headers = {}, key = sessi
     method,
     headers: { Accept: "application/json", "Accept-Language": lang(), ...headers },
   };
-  if (key) init.headers.Authorization = `Bearer ${key}`;
+  if (session.token) url.searchParams.set("token", session.token);
+  else if (key) init.headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

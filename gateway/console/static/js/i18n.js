@@ -14,7 +14,7 @@ export function setLang(next) {
   document.documentElement.lang = current;
 }
 
-// t("key", {name: "Ana"}): the sentence in the current language, {name} filled in.
+// t("signin.welcome", {scope: "moderador"}): the sentence in the current language, {name} filled in.
 export function t(key, vars = {}) {
   const text = DICTIONARIES[current][key] ?? DICTIONARIES.es[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));

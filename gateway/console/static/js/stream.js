@@ -15,7 +15,8 @@ export function openStream(query, { onEvent, onReset, onState = () => {}, key = 
     const url = new URL("/v1/events", location.origin);
     for (const [name, value] of Object.entries(query)) if (value) url.searchParams.set(name, value);
     const headers = { Accept: "text/event-stream", "Accept-Language": lang() };
-    if (key) headers.Authorization = `Bearer ${key}`;
+    if (session.token) url.searchParams.set("token", session.token);
+    else if (key) headers.Authorization = `Bearer ${key}`;
     if (lastId) headers["Last-Event-ID"] = lastId;
     onState("connecting");
     const answer = await fetch(url, { headers, signal: controller.signal });

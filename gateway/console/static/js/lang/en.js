@@ -135,6 +135,7 @@ export default {
   "dice.bad_seed": "The seed does NOT match the commitment!",
   "dice.bad_rolls": "{n} roll(s) do NOT match the seed!",
   "dice.verified": "Verified: seed and {n} roll(s)",
+  "dice.not_shown": "The dice are shown in the log.",
   "dice.none": "No rolls.",
   "dice.kept": "kept",
   "dice.dropped": "dropped",
@@ -205,6 +206,7 @@ export default {
   "keys.viewer": "Create the link",
   "keys.viewer_created": "Viewer link:",
   "keys.viewer_help": "Revoke its key in the list when it is no longer needed.",
+  "keys.viewer_until": "It expires at {until}; create another when needed.",
   "keys.no_viewer_scope": "This server has no viewer keys yet.",
 
   "player.bad_link": "Incomplete link: the combat or the key is missing.",

@@ -135,6 +135,7 @@ export default {
   "dice.bad_seed": "¡La semilla NO coincide con el compromiso!",
   "dice.bad_rolls": "¡{n} tirada(s) NO coinciden con la semilla!",
   "dice.verified": "Verificado: semilla y {n} tirada(s)",
+  "dice.not_shown": "Los dados se ven en la crónica.",
   "dice.none": "Ninguna tirada.",
   "dice.kept": "se queda",
   "dice.dropped": "descartado",
@@ -205,6 +206,7 @@ export default {
   "keys.viewer": "Crear el enlace",
   "keys.viewer_created": "Enlace de espectador:",
   "keys.viewer_help": "Revoca su clave en la lista cuando ya no haga falta.",
+  "keys.viewer_until": "Caduca a las {until}; crea otro cuando haga falta.",
   "keys.no_viewer_scope": "Este servidor aún no tiene claves de espectador.",
 
   "player.bad_link": "Enlace incompleto: falta el combate o la clave.",

@@ -171,7 +171,7 @@ export async function combatScreen(main, ctx, id, { player }) {
     try {
       clear(diceBox, await diceSection(id, query));
     } catch (err) {
-      clear(diceBox, h("p", { class: "empty" }, err.message));
+      clear(diceBox, h("p", { class: "empty" }, player ? t("dice.not_shown") : err.message));
     }
   }
 

@@ -55,12 +55,14 @@ function fighterCard(combat, id, names, current, paMax) {
 }
 
 // VIT as the player view shows it: exact, a bar only (vit_pct), or nothing.
-function vitMeter(p) {
+function vitMeter(p, named = null) {
   if (typeof p.vit === "number" && typeof p.vit_max === "number") {
     return meter(t("combat.vit"), p.vit, p.vit_max, { kind: "vit" });
   }
   const pct = p.vit_pct ?? p.vit_percent ?? p.vit_bar;
-  if (typeof pct === "number") return meter(t("combat.vit"), pct, 100, { kind: "vit", text: `${Math.round(pct)} %` });
+  if (typeof pct === "number") {
+    return meter(t("combat.vit"), pct, 100, { kind: "vit", text: `${Math.round(pct)} %${named ? ` · ${named}` : ""}` });
+  }
   return null;
 }
 
@@ -89,6 +91,7 @@ function cypherBars(p) {
     "div",
     { class: "bars" },
     Object.keys(pools).map((pool) => meter(word("pool", pool), pools[pool], maxes[pool], { kind: "pool" })),
+    !Object.keys(pools).length && typeof p.health !== "number" ? vitMeter(p) : null,
     typeof p.health === "number" ? meter(t("combat.health"), p.health, p.health_max, { kind: "vit" }) : null,
     h(
       "p",
@@ -115,7 +118,7 @@ function l5rBars(p) {
           kind: "vit",
           text: `${p.wounds} / ${max} · ${word("wound", p.wound_rank)}`,
         })
-      : null,
+      : vitMeter(p, p.wound_rank ? word("wound", p.wound_rank) : null),
     typeof p.void_points === "number" ? meter(t("combat.void"), p.void_points, p.void_max, { kind: "pa" }) : null,
     h(
       "p",

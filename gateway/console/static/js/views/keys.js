@@ -39,8 +39,9 @@ export async function keysView(main) {
     event.preventDefault();
     if (!combat.checkValidity()) return combat.reportValidity();
     try {
-      const link = await viewerLink(combat.value);
-      clear(created, shownOnce(t("keys.viewer_created"), link, "viewer-link"), h("p", { class: "help" }, t("keys.viewer_help")));
+      const { link, until } = await viewerLink(combat.value);
+      const help = until ? t("keys.viewer_until", { until: fmtTime(until) }) : t("keys.viewer_help");
+      clear(created, shownOnce(t("keys.viewer_created"), link, "viewer-link"), h("p", { class: "help" }, help));
       await load();
     } catch (err) {
       status.fail(err.status === 422 ? t("keys.no_viewer_scope") : err);
@@ -90,14 +91,22 @@ export async function keysView(main) {
   return null;
 }
 
-// A viewer link: a read-only key of scope viewer (the player view), put in the link's fragment
-// (never sent to a server). A server with short-lived stream tokens gives one for the stream.
+// A viewer link for the player view, in the link's fragment (never sent to a server): a
+// short-lived read-only stream token bound to the combat (POST /v1/stream-tokens, one hour),
+// or, where the server has no such tokens, a key of scope viewer (revoke it when done).
 export async function viewerLink(combatId) {
+  const url = new URL("player.html", location.href);
+  try {
+    const minted = await post("/v1/stream-tokens", { view: "player", combat: combatId, ttl_seconds: 3600 });
+    url.hash = new URLSearchParams({ combat: combatId, token: minted.token }).toString();
+    return { link: url.toString(), until: minted.expires_at };
+  } catch (err) {
+    if (![404, 405].includes(err.status)) throw err;
+  }
   const key = await post("/v1/keys", { scope: "viewer" });
   known.add("keys", { key_id: key.key_id, scope: "viewer", created_at: new Date().toISOString() });
-  const url = new URL("player.html", location.href);
   url.hash = new URLSearchParams({ combat: combatId, key: key.api_key }).toString();
-  return url.toString();
+  return { link: url.toString(), until: null };
 }
 
 function shownOnce(title, secret, id) {

@@ -49,8 +49,8 @@ function fallbackText(event, names) {
 }
 
 function breakdown(data, names) {
-  const results = data.results || [];
-  if (!results.length) return null;
+  const results = (data.results || []).filter((r) => Array.isArray(r.steps) && r.steps.length);
+  if (!results.length) return null; // a miss, or a player view that hides the numbers
   return h(
     "details",
     { class: "breakdown" },

@@ -55,7 +55,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         )
         # The event streams' readers (one per community) block on a client of their own.
         stream_redis = redis_client(settings.redis_url, max_connections=100_000)
-        hub = EventHub(stream_redis)
+        hub = EventHub(stream_redis, names)
         bus = Bus.from_settings(settings)
         await bus.connect()
         await bus.declare_topology()

@@ -40,7 +40,7 @@ class BodyGuard:
         headers = Headers(scope=scope)
         declared = _declared_length(headers)
         if declared is not None and declared > self.max_bytes:
-            response = error_response(
+            response = await error_response(
                 Request(scope), "payload_too_large", status=413, headers=CLOSE
             )
             await response(scope, receive, send)

@@ -1,4 +1,5 @@
-"""API.md "Errors": one body for every error, in Spanish when the client prefers it."""
+"""API.md "Errors": one body for every error, in the answer's language (gateway/language.py:
+``Accept-Language``, else the community's ``language``, Spanish by default)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,22 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from gateway.field_errors import field_errors, localize, summary
+from gateway.language import answer_language, language_headers
 from shared.bus import BusUnavailableError
 from shared.errors import error_body, kind_of
 from shared.logging import get_logger
+from shared.narration.words import DEFAULT_LANGUAGE, Lang
 
 log = get_logger(__name__)
 
 
 class ErrorDetail(BaseModel):
     code: str = Field(description="stable machine code (RULES.md section 9 in lower case, ...)")
-    message: str = Field(description="Spanish when Accept-Language prefers es, else English")
+    message: str = Field(
+        description="in the answer's language: Accept-Language (es or en), else the community's "
+        "language setting (Spanish by default); see Content-Language"
+    )
     rule: str | None = Field(None, description="the seed reference that forbids it")
     details: dict[str, Any] = Field(default_factory=dict)
 
@@ -69,25 +76,7 @@ class ApiError(Exception):
         self.headers = headers
 
 
-def prefers_spanish(accept_language: str | None) -> bool:
-    """True when the highest-weighted language of ``Accept-Language`` is Spanish."""
-    if not accept_language:
-        return False
-    best, best_q = "", -1.0
-    for part in accept_language.split(","):
-        lang, _, params = part.strip().partition(";")
-        q = 1.0
-        if params.strip().startswith("q="):
-            try:
-                q = float(params.strip()[2:])
-            except ValueError:
-                q = 0.0
-        if q > best_q:
-            best, best_q = lang.strip().lower(), q
-    return best == "es" or best.startswith("es-")
-
-
-def error_response(
+async def error_response(
     request: Request,
     code: str,
     *,
@@ -95,10 +84,54 @@ def error_response(
     details: dict[str, Any] | None = None,
     status: int | None = None,
     headers: dict[str, str] | None = None,
+    message: str | None = None,
 ) -> JSONResponse:
-    spanish = prefers_spanish(request.headers.get("accept-language"))
-    body = error_body(code, spanish=spanish, rule=rule, details=details)
-    return JSONResponse(body, status_code=status or kind_of(code).status, headers=headers)
+    """The API.md error body in the answer's language, with ``Content-Language`` and ``Vary``."""
+    lang = await request_language(request)
+    body = localized_body(code, lang, rule=rule, details=details, message=message)
+    return JSONResponse(
+        body, status_code=status or kind_of(code).status, headers=with_language(headers, lang)
+    )
+
+
+def localized_body(
+    code: str,
+    lang: Lang,
+    *,
+    rule: str | None = None,
+    details: dict[str, Any] | None = None,
+    message: str | None = None,
+) -> dict[str, Any]:
+    """The error body in ``lang``; a schema violation's message names its first bad field."""
+    kind = kind_of(code)
+    headline = kind.es if lang == "es" else kind.en
+    errors = (details or {}).get("errors")
+    if isinstance(errors, list):
+        fields = localize([e for e in errors if isinstance(e, dict)], lang)
+        details = {**(details or {}), "errors": fields}
+        if message is None and code == "invalid_request":
+            message = summary(fields, headline, lang)
+    return error_body(code, spanish=lang == "es", rule=rule, details=details, message=message)
+
+
+async def request_language(request: Request) -> Lang:
+    """The answer's language: ``Accept-Language``, else the caller's community's setting."""
+    principal = getattr(request.state, "principal", None)
+    gw = getattr(request.app.state, "gateway", None)
+    tenant = getattr(principal, "community_id", None)
+    try:
+        return await answer_language(request, gw, tenant)
+    except (RedisConnectionError, RedisTimeoutError):
+        return DEFAULT_LANGUAGE  # the error itself may be that Redis is down
+
+
+def with_language(headers: dict[str, str] | None, lang: Lang) -> dict[str, str]:
+    merged = dict(headers or {})
+    vary = merged.get("Vary")
+    merged.update(language_headers(lang))
+    if vary and "accept-language" not in vary.lower():
+        merged["Vary"] = f"{vary}, Accept-Language"
+    return merged
 
 
 def allowed_methods(request: Request) -> set[str]:
@@ -113,14 +146,10 @@ def allowed_methods(request: Request) -> set[str]:
     return methods
 
 
-def _field_path(loc: tuple[Any, ...] | list[Any]) -> str:
-    return ".".join(str(p) for p in loc)
-
-
 def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def on_api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return error_response(
+        return await error_response(
             request,
             exc.code,
             rule=exc.rule,
@@ -133,22 +162,15 @@ def install(app: FastAPI) -> None:
     async def on_validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
-            return error_response(request, "malformed_json", status=400)
-        fields = [
-            {
-                "path": _field_path(e.get("loc", ())),
-                "message": str(e.get("msg", "")),
-                "type": str(e.get("type", "")),
-            }
-            for e in errors
-        ]
-        return error_response(request, "invalid_request", details={"errors": fields})
+            return await error_response(request, "malformed_json", status=400)
+        fields = field_errors(errors, await request_language(request), body=exc.body)
+        return await error_response(request, "invalid_request", details={"errors": fields})
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 405:
             allow = ", ".join(sorted(allowed_methods(request)))
-            return error_response(request, "method_not_allowed", headers={"Allow": allow})
+            return await error_response(request, "method_not_allowed", headers={"Allow": allow})
         code = {
             400: "malformed_json",
             401: "unauthorized",
@@ -159,6 +181,7 @@ def install(app: FastAPI) -> None:
             429: "rate_limited",
         }.get(exc.status_code)
         if code is None:
+            lang = await request_language(request)
             return JSONResponse(
                 {
                     "error": {
@@ -169,21 +192,21 @@ def install(app: FastAPI) -> None:
                     }
                 },
                 status_code=exc.status_code,
-                headers=getattr(exc, "headers", None),
+                headers=with_language(getattr(exc, "headers", None), lang),
             )
-        return error_response(
+        return await error_response(
             request, code, status=exc.status_code, headers=getattr(exc, "headers", None)
         )
 
     async def on_dependency(request: Request, exc: Exception) -> JSONResponse:
         log.warning("dependency_unavailable", error=repr(exc))
-        return error_response(
+        return await error_response(
             request, "dependency_unavailable", status=503, headers={"Retry-After": "1"}
         )
 
     async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("request_failed", path=request.url.path)
-        return error_response(request, "internal_error", status=500)
+        return await error_response(request, "internal_error", status=500)
 
     app.add_exception_handler(Exception, on_unexpected)
     for exc_type in (BusUnavailableError, RedisConnectionError, RedisTimeoutError):

@@ -19,14 +19,19 @@ import asyncio
 import contextlib
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
 from redis.asyncio import Redis
 
+from gateway.language import stored_voice
 from gateway.metrics import SSE_READERS, SSE_VIEWERS
+from gateway.narration import Storyteller
 from gateway.views import public_event
+from shared.keys import Keys
 from shared.logging import get_logger
 from shared.messages import INTERNAL_EVENTS, Envelope
+from shared.narration.words import LANGUAGES, Lang
 from shared.redis_streams import entries, read_entries
 
 log = get_logger(__name__)
@@ -37,16 +42,21 @@ READ_COUNT = 500
 
 @dataclass(frozen=True)
 class Entry:
-    """One public event of the stream, parsed and serialised once for every viewer."""
+    """One public event of the stream, parsed, told and serialised once for every viewer: its
+    SSE ``data`` (public_event() with ``text``) in each language."""
 
     id: str
     type: str
     room: str
     combat_id: str | None
-    data: str  # the SSE ``data``: public_event() as JSON
+    told: dict[Lang, str]  # language -> the SSE ``data`` as JSON
 
-    @classmethod
-    def parse(cls, entry_id: str, raw: bytes) -> Entry | None:
+    def data(self, lang: Lang) -> str:
+        return self.told[lang]
+
+    @staticmethod
+    def parse(entry_id: str, raw: bytes) -> tuple[Envelope, dict[str, Any]] | None:
+        """The envelope and public event of a stream entry (None: internal or unreadable)."""
         try:
             env = Envelope.model_validate_json(raw)
         except (ValidationError, ValueError):
@@ -54,8 +64,25 @@ class Entry:
             return None
         if env.type in INTERNAL_EVENTS:
             return None
-        data = json.dumps(public_event(env), separators=(",", ":"))
-        return cls(entry_id, env.type, env.room, env.combat_id, data)
+        return env, public_event(env)
+
+
+async def told_entries(
+    pairs: list[tuple[str, bytes]],
+    teller: Storyteller,
+    languages: tuple[Lang, ...] = LANGUAGES,
+) -> list[Entry]:
+    """Stream entries as :class:`Entry`, each event told in ``languages`` (the names of a
+    combat are loaded once per teller)."""
+    parsed = [(entry_id, p) for entry_id, raw in pairs if (p := Entry.parse(entry_id, raw))]
+    await teller.prepare([public for _, (_, public) in parsed])
+    told: list[Entry] = []
+    for entry_id, (env, public) in parsed:
+        data = {
+            lang: json.dumps(teller.told(public, lang), separators=(",", ":")) for lang in languages
+        }
+        told.append(Entry(entry_id, env.type, env.room, env.combat_id, data))
+    return told
 
 
 @dataclass(eq=False)
@@ -82,6 +109,7 @@ class Viewer:
 @dataclass(eq=False)
 class _Reader:
     stream: str
+    teller: Storyteller
     position: str = "0-0"
     viewers: set[Viewer] = field(default_factory=set)
     ready: asyncio.Future[None] = field(
@@ -98,9 +126,10 @@ def _loop() -> asyncio.AbstractEventLoop:
 
 class EventHub:
     def __init__(
-        self, redis: Redis, *, queue_size: int = 1000, linger_seconds: float = 30.0
+        self, redis: Redis, keys: Keys, *, queue_size: int = 1000, linger_seconds: float = 30.0
     ) -> None:
         self._redis = redis
+        self._keys = keys
         self._queue_size = queue_size
         self._linger = linger_seconds
         self._readers: dict[str, _Reader] = {}
@@ -110,7 +139,7 @@ class EventHub:
         while True:
             reader = self._readers.get(tenant)
             if reader is None or reader.stopped:
-                reader = _Reader(stream)
+                reader = _Reader(stream, Storyteller(self._redis, self._keys, tenant, ""))
                 self._readers[tenant] = reader
                 reader.task = asyncio.create_task(self._run(tenant, reader), name=f"sse:{tenant}")
                 SSE_READERS.set(len(self._readers))
@@ -148,6 +177,8 @@ class EventHub:
         try:
             last = entries(await self._redis.xrevrange(reader.stream, count=1))
             reader.position = last[0][0] if last else "0-0"
+            settings = await self._redis.get(self._keys.settings(tenant))
+            reader.teller.timezone = stored_voice(settings).timezone
         except Exception as exc:
             reader.stopped = True
             self._forget(tenant, reader)
@@ -173,12 +204,20 @@ class EventHub:
                 backoff = min(backoff * 2, 5.0)
                 continue
             backoff = 0.5
-            for entry_id, fields in read_entries(reply):
-                reader.position = entry_id
-                entry = Entry.parse(entry_id, fields["e"])
-                if entry is not None:
-                    for viewer in list(reader.viewers):
-                        viewer.offer(entry)
+            pairs = [(entry_id, fields["e"]) for entry_id, fields in read_entries(reply)]
+            try:
+                told = await told_entries(pairs, reader.teller)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("event_stream_read_failed", tenant=tenant, exc_info=True)
+                await asyncio.sleep(backoff)
+                continue  # the same entries again: the position has not moved
+            for entry in told:
+                for viewer in list(reader.viewers):
+                    viewer.offer(entry)
+            if pairs:
+                reader.position = pairs[-1][0]
 
     def _forget(self, tenant: str, reader: _Reader) -> None:
         if self._readers.get(tenant) is reader:

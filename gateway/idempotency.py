@@ -19,8 +19,9 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 
 from gateway.context import Gateway
-from gateway.errors import ApiError, prefers_spanish
-from shared.errors import error_body
+from gateway.errors import ApiError, localized_body, request_language, with_language
+from gateway.field_errors import found_error
+from gateway.narration import storyteller
 
 LOCK_SECONDS = 15  # longer than a request can take (a 5 s wait, a gate, the publish)
 KEEP_SECONDS = 24 * 3600
@@ -41,6 +42,27 @@ class Answer:
 
 
 Operation = Callable[[str | None], Awaitable[Answer]]
+Present = Callable[[Answer], Awaitable[Answer]]
+"""What an answer becomes each time it is served (narration in the request's language): the
+stored answer stays as the operation gave it, so a replay speaks the replaying request's."""
+
+
+async def _as_is(answer: Answer) -> Answer:
+    return answer
+
+
+def narrated(request: Request, gw: Gateway, tenant: str) -> Present:
+    """An answer with ``events`` gets each event's ``text`` in this request's language."""
+
+    async def present(answer: Answer) -> Answer:
+        if not isinstance(answer.body, dict) or not isinstance(answer.body.get("events"), list):
+            return answer  # an error speaks its own language already
+        teller, lang, headers = await storyteller(request, gw, tenant)
+        events = await teller.tell_all(answer.body["events"], lang)
+        body = {**answer.body, "events": events}
+        return Answer(answer.status, body, {**answer.headers, **headers})
+
+    return present
 
 
 def _fingerprint(request: Request, body: Any) -> str:
@@ -48,36 +70,37 @@ def _fingerprint(request: Request, body: Any) -> str:
     return hashlib.sha256(f"{request.method} {request.url.path}\n{canonical}".encode()).hexdigest()
 
 
-def _error_answer(request: Request, exc: ApiError) -> Answer:
-    spanish = prefers_spanish(request.headers.get("accept-language"))
-    body = error_body(exc.code, spanish=spanish, rule=exc.rule, details=exc.details)
-    return Answer(exc.status, body, dict(exc.headers or {}))
+async def _error_answer(request: Request, exc: ApiError) -> Answer:
+    lang = await request_language(request)
+    body = localized_body(exc.code, lang, rule=exc.rule, details=exc.details)
+    return Answer(exc.status, body, with_language(exc.headers, lang))
 
 
 async def idempotent(
-    request: Request, gw: Gateway, tenant: str, body: Any, operation: Operation
+    request: Request,
+    gw: Gateway,
+    tenant: str,
+    body: Any,
+    operation: Operation,
+    present: Present = _as_is,
 ) -> JSONResponse:
     key = request.headers.get("idempotency-key")
     if key is None:
-        return (await operation(None)).response()
+        return (await present(await operation(None))).response()
     if not key or len(key) > MAX_KEY_LENGTH:
-        raise ApiError(
-            "invalid_request",
-            details={
-                "errors": [
-                    {
-                        "path": "header.Idempotency-Key",
-                        "message": f"1 to {MAX_KEY_LENGTH} characters",
-                    }
-                ]
-            },
+        found = (
+            found_error("header.Idempotency-Key", "string_too_short", min_length=1)
+            if not key
+            else found_error("header.Idempotency-Key", "string_too_long", max_length=MAX_KEY_LENGTH)
         )
+        raise ApiError("invalid_request", details={"errors": [found]})
     record_key = gw.keys.idempotency(tenant, hashlib.sha256(key.encode()).hexdigest())
     fingerprint = _fingerprint(request, body)
     pending = json.dumps({"state": "pending", "fp": fingerprint})
     for _ in range(3):
         if await gw.redis.set(record_key, pending, nx=True, ex=LOCK_SECONDS):
-            return await _first(request, gw, record_key, fingerprint, key, operation)
+            answer = await _first(request, gw, record_key, fingerprint, key, operation)
+            return (await present(answer)).response()
         raw = await gw.redis.get(record_key)
         if raw is None:
             continue  # the lock just expired: take it
@@ -87,7 +110,7 @@ async def idempotent(
         if record["state"] == "pending":
             raise ApiError("request_in_progress")
         answer = Answer(record["status"], record["body"], record.get("headers", {}))
-        return answer.response(replayed=True)
+        return (await present(answer)).response(replayed=True)
     raise ApiError("request_in_progress")
 
 
@@ -98,20 +121,20 @@ async def _first(
     fingerprint: str,
     key: str,
     operation: Operation,
-) -> JSONResponse:
+) -> Answer:
     try:
         answer = await operation(key)
     except ApiError as exc:
         if exc.status >= 500:
             await gw.redis.delete(record_key)
             raise
-        answer = _error_answer(request, exc)
+        answer = await _error_answer(request, exc)
     except BaseException:
         await gw.redis.delete(record_key)  # nothing was answered: the client may retry
         raise
     if answer.status >= 500:
         await gw.redis.delete(record_key)
-        return answer.response()
+        return answer
     done = {
         "state": "done",
         "fp": fingerprint,
@@ -120,4 +143,4 @@ async def _first(
         "headers": answer.headers,
     }
     await gw.redis.set(record_key, json.dumps(done, default=str), ex=KEEP_SECONDS)
-    return answer.response()
+    return answer

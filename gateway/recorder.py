@@ -4,7 +4,8 @@ One durable quorum queue with a single active consumer, bound to every event typ
 streams keep the order in which events were published. The stream is what ``GET /v1/events``
 serves and resumes from (``Last-Event-ID`` = stream entry id); entries are kept at least
 24 h. Rejections are also kept under their correlation id, for clients polling after a 202;
-``combat.started`` fills the community's combat index.
+``combat.started`` fills the community's combat index; ``combat.started`` and
+``combatant.joined`` fill the combat's names for narration (gateway/narration.py).
 
 Deliveries are queued in arrival order and written by one worker in batches (one pipeline
 to Redis per batch), then acknowledged together; a failed batch is redelivered whole, and
@@ -22,6 +23,7 @@ from pydantic import ValidationError
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
+from gateway.narration import remember_names
 from shared.bus import RECORDER_ARGS, Bus
 from shared.keys import Keys
 from shared.logging import get_logger
@@ -114,6 +116,7 @@ class Recorder:
                 stream_keys = [keys.events_stream(tenant), keys.events_seen(tenant)]
                 args = [env.message_id, env.model_dump_json(), now, KEEP_MS]
                 _APPEND.queue(pipe, stream_keys, args)
+                remember_names(pipe, keys, env)
                 if env.type == COMMAND_REJECTED:
                     pipe.set(
                         keys.outcome(tenant, env.correlation_id),

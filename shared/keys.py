@@ -140,6 +140,10 @@ class Keys:
     def events_seen(self, tenant: str) -> str:
         return f"{self.ns}:{{tenant:{tenant}}}:events-seen"
 
+    def combat_names(self, tenant: str, combat_id: str) -> str:
+        """Who is who in a combat (character id -> sheet name, ``@ruleset``), for narration."""
+        return f"{self.ns}:{{tenant:{tenant}}}:names:{combat_id}"
+
     def outcome(self, tenant: str, correlation_id: str) -> str:
         """A command's rejection, kept for polling after a 202."""
         return f"{self.ns}:{{tenant:{tenant}}}:outcome:{correlation_id}"

@@ -66,6 +66,11 @@ class PlatformSettings(ApiModel):
     timers: TimerSettings = Field(default_factory=TimerSettings)
     aftermath: AftermathSettings = Field(default_factory=AftermathSettings)
     timezone: str = "Europe/Madrid"
+    language: Literal["es", "en"] = Field(
+        "es",
+        description="the language of narration and messages when a request's Accept-Language "
+        "names neither es nor en (docs/events.md)",
+    )
 
     @field_validator("timezone")
     @classmethod

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Header, Request
+from fastapi import APIRouter, Body, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse
 
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
+from gateway.field_errors import found_error
 from gateway.gates import gate_action
-from gateway.idempotency import Answer, idempotent
+from gateway.idempotency import Answer, idempotent, narrated
 from gateway.ids import ActionId, CombatId
+from gateway.narration import storyteller
 from gateway.recorder import OUTCOME_TTL_S
 from gateway.routes.characters import sheets_of
 from gateway.routes.combats import reader
 from gateway.views import CombatReader, public_event
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
+from shared.errors import kind_of
 from shared.messages import CMD_COMBAT_ACT, Envelope
 from shared.payloads import ActOnCombat
 from shared.redis_streams import text
@@ -45,10 +48,8 @@ def _if_match(raw: str | None) -> int | None:
     try:
         return int(raw.strip().strip('"').removeprefix("W/").strip('"'))
     except ValueError as exc:
-        raise ApiError(
-            "invalid_request",
-            details={"errors": [{"path": "header.If-Match", "message": "an integer version"}]},
-        ) from exc
+        found = found_error("header.If-Match", "int_parsing")
+        raise ApiError("invalid_request", details={"errors": [found]}) from exc
 
 
 @router.post("/{combat_id}/actions", responses={202: {"description": "still being processed"}})
@@ -109,13 +110,18 @@ async def act(
         }
         return Answer(200, body, location)
 
-    return await idempotent(request, gw, tenant, action.model_dump(mode="json"), operation)
+    body = action.model_dump(mode="json")
+    return await idempotent(
+        request, gw, tenant, body, operation, present=narrated(request, gw, tenant)
+    )
 
 
 @router.get("/{combat_id}/actions/{action_id}")
 async def action_outcome(
     combat_id: CombatId,
     action_id: ActionId,
+    request: Request,
+    response: Response,
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],
@@ -128,6 +134,8 @@ async def action_outcome(
     tenant = principal.community_id
     if await combats.view(combat_id, tenant) is None:
         raise ApiError("not_found")
+    teller, lang, headers = await storyteller(request, gw, tenant)
+    response.headers.update(headers)
     async with gw.redis.pipeline(transaction=False) as pipe:
         pipe.get(gw.keys.outcome(tenant, action_id))
         pipe.get(gw.keys.action_sent(tenant, action_id))
@@ -136,11 +144,10 @@ async def action_outcome(
         rejected = Envelope.model_validate_json(raw)
         if rejected.combat_id != combat_id:
             raise ApiError("not_found")
-        return {
-            "action_id": action_id,
-            "status": "rejected",
-            "error": {k: rejected.payload.get(k) for k in ("code", "rule", "details")},
-        }
+        code = str(rejected.payload.get("code"))
+        error = {k: rejected.payload.get(k) for k in ("code", "rule", "details")}
+        error["message"] = kind_of(code).es if lang == "es" else kind_of(code).en
+        return {"action_id": action_id, "status": "rejected", "error": error}
     events: list[Envelope] = []
     after: str | None = None
     while True:
@@ -152,4 +159,5 @@ async def action_outcome(
     if not events and text(sent_to or b"") != combat_id:
         raise ApiError("not_found")
     status = "completed" if any(e.final for e in events) else "pending"
-    return {"action_id": action_id, "status": status, "events": [public_event(e) for e in events]}
+    told = await teller.tell_all([public_event(e) for e in events], lang)
+    return {"action_id": action_id, "status": status, "events": told}

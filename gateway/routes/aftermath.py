@@ -20,7 +20,7 @@ from gateway.auth import Principal, current_principal, moderator
 from gateway.context import Gateway, gateway
 from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
-from gateway.idempotency import Answer, idempotent
+from gateway.idempotency import Answer, idempotent, narrated
 from gateway.ids import CombatId
 from gateway.routes.characters import CharacterPath, load_sheet
 from gateway.routes.combats import reader
@@ -215,7 +215,14 @@ async def post_combat(
             character=body.target,
         )
 
-    return await idempotent(request, gw, tenant, body.model_dump(mode="json"), operation)
+    return await idempotent(
+        request,
+        gw,
+        tenant,
+        body.model_dump(mode="json"),
+        operation,
+        present=narrated(request, gw, tenant),
+    )
 
 
 @router.post("/v1/combats/{combat_id}/requirements", responses={202: {"description": "pending"}})
@@ -256,7 +263,14 @@ async def claim_requirement(
             character=body.character,
         )
 
-    return await idempotent(request, gw, tenant, body.model_dump(mode="json"), operation)
+    return await idempotent(
+        request,
+        gw,
+        tenant,
+        body.model_dump(mode="json"),
+        operation,
+        present=narrated(request, gw, tenant),
+    )
 
 
 @router.post(
@@ -296,7 +310,14 @@ async def adjust_status(
             character=character_id,
         )
 
-    return await idempotent(request, gw, tenant, body.model_dump(mode="json"), operation)
+    return await idempotent(
+        request,
+        gw,
+        tenant,
+        body.model_dump(mode="json"),
+        operation,
+        present=narrated(request, gw, tenant),
+    )
 
 
 @router.post("/v1/characters/{character_id}/commands", responses={202: {"description": "pending"}})
@@ -336,7 +357,14 @@ async def character_command(
             character=character_id,
         )
 
-    return await idempotent(request, gw, tenant, body.model_dump(mode="json"), operation)
+    return await idempotent(
+        request,
+        gw,
+        tenant,
+        body.model_dump(mode="json"),
+        operation,
+        present=narrated(request, gw, tenant),
+    )
 
 
 @router.get("/v1/characters/{character_id}/history")

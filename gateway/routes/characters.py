@@ -12,8 +12,8 @@ from pydantic import ValidationError
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from gateway.field_errors import found_error, pending_errors
 from gateway.gates import SheetLoader
-from gateway.routes.settings import field_errors
 from shared.payloads import CharacterStatus
 from shared.sheets import SHEET_ADAPTER, Sheet
 
@@ -64,9 +64,9 @@ async def load_sheet(gw: Gateway, tenant: str, character_id: str) -> dict[str, A
         SHEET_ADAPTER.validate_python(sheet)
     except (ValueError, ValidationError) as exc:
         errors = (
-            field_errors(exc, "sheet")
+            pending_errors(exc.errors(), "sheet")
             if isinstance(exc, ValidationError)
-            else [{"path": "sheet", "message": "not JSON"}]
+            else [found_error("sheet", "json_invalid", english="not JSON")]
         )
         raise ApiError(
             "sheet_invalid",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
@@ -12,9 +12,11 @@ from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.dispatch import ids_for, raise_if_rejected
 from gateway.errors import ApiError
+from gateway.field_errors import found_error
 from gateway.gates import ask_states
 from gateway.idempotency import Answer, idempotent
 from gateway.ids import CombatId
+from gateway.narration import storyteller
 from gateway.routes.characters import load_sheet
 from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
@@ -202,21 +204,28 @@ async def list_combats(
 @router.get("/{combat_id}/log")
 async def combat_log(
     combat_id: CombatId,
+    request: Request,
+    response: Response,
     principal: Annotated[Principal, Depends(current_principal)],
+    gw: Annotated[Gateway, Depends(gateway)],
     combats: Annotated[CombatReader, Depends(reader)],
     after: Annotated[str | None, Query(max_length=100)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
 ) -> dict[str, Any]:
-    """Every event of the combat in order (the audit log); page with ``after``."""
+    """Every event of the combat in order (the audit log), each with its ``text`` in the
+    answer's language; page with ``after``."""
+    tenant = principal.community_id
     if after is not None and parse_stream_id(after) is None:
-        message = "a log id <ms>-<seq>, each part an unsigned 64-bit integer"
-        raise ApiError(
-            "invalid_request", details={"errors": [{"path": "query.after", "message": message}]}
-        )
-    if await combats.view(combat_id, principal.community_id) is None:
+        found = found_error("query.after", "stream_id")
+        raise ApiError("invalid_request", details={"errors": [found]})
+    if await combats.view(combat_id, tenant) is None:
         raise ApiError("not_found")
     entries = await combats.log(combat_id, after=after, limit=limit)
-    events = [{"log_id": sid, **public_event(env)} for sid, env in entries]
+    teller, lang, headers = await storyteller(request, gw, tenant)
+    response.headers.update(headers)
+    events = await teller.tell_all(
+        [{"log_id": sid, **public_event(env)} for sid, env in entries], lang
+    )
     return {
         "combat_id": combat_id,
         "events": events,

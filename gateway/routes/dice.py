@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gateway.auth import Principal, current_principal
 from gateway.errors import ApiError
+from gateway.field_errors import found_error
 from gateway.ids import CombatId
 from gateway.routes.combats import reader
 from gateway.views import CombatReader
@@ -50,10 +51,8 @@ async def free_roll(
     try:
         spec = parse(body.expression)
     except NotationError as exc:
-        raise ApiError(
-            "invalid_request",
-            details={"errors": [{"path": "body.expression", "message": str(exc)}]},
-        ) from exc
+        found = found_error("body.expression", "value_error", error=str(exc))
+        raise ApiError("invalid_request", details={"errors": [found]}) from exc
     result = roll(spec, SystemStream(), purpose=body.purpose)
     return RollAnswer(
         spec=result.spec,

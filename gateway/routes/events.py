@@ -13,6 +13,9 @@ the stream. What a stream sends first (docs/hostile-input.md):
   (beyond the last event: live events follow) or ``"expired"`` (older than the retention:
   every retained event follows). Either way the client should read the state again.
 
+Each event is told (``text``) in the language of the request that opened the stream
+(docs/events.md "Narration and languages").
+
 Idle streams get a comment every ``REFEREE_SSE_KEEPALIVE_SECONDS`` so proxies keep them.
 """
 
@@ -23,7 +26,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
@@ -31,10 +34,14 @@ from redis.exceptions import ResponseError
 from gateway.auth import Principal, current_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
-from gateway.fanout import Entry, Viewer
+from gateway.fanout import Entry, Viewer, told_entries
+from gateway.field_errors import found_error
 from gateway.ids import COMBAT_ID
+from gateway.language import Voice, answer_voice, language_headers
+from gateway.narration import Storyteller
 from gateway.routes.combats import Room
 from gateway.views import CombatReader
+from shared.narration.words import Lang
 from shared.redis_streams import entries, parse_stream_id, stream_order, text
 
 router = APIRouter(prefix="/v1/events", tags=["events"])
@@ -51,17 +58,19 @@ class Scope:
     room: str | None
     combat: str | None
     resume: str | None
+    voice: Voice  # the language events are told in, and the community's time zone
 
 
 def resume_point(value: str | None, path: str) -> str | None:
     """A client's resume point, or 422 when it is not a stream id Redis can take."""
     if value is not None and parse_stream_id(value) is None:
-        message = "a stream id <ms>-<seq>, each part an unsigned 64-bit integer"
-        raise ApiError("invalid_request", details={"errors": [{"path": path, "message": message}]})
+        raise ApiError("invalid_request", details={"errors": [found_error(path, "stream_id")]})
     return value
 
 
 async def stream_scope(
+    request: Request,
+    response: Response,
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     room: Annotated[Room | None, Query()] = None,
@@ -80,7 +89,9 @@ async def stream_scope(
         or await CombatReader(gw.redis, gw.keys).view(combat, principal.community_id) is None
     ):
         raise ApiError("not_found")
-    return Scope(principal.community_id, room, combat, resume)
+    voice = await answer_voice(request, gw, principal.community_id)
+    response.headers.update(language_headers(voice.language))
+    return Scope(principal.community_id, room, combat, resume, voice)
 
 
 @dataclass(frozen=True)
@@ -140,8 +151,8 @@ def _wanted(entry: Entry, scope: Scope) -> bool:
     return scope.combat is None or entry.combat_id == scope.combat
 
 
-def _sse(entry: Entry) -> ServerSentEvent:
-    return ServerSentEvent(id=entry.id, event=entry.type, raw_data=entry.data)
+def _sse(entry: Entry, lang: Lang) -> ServerSentEvent:
+    return ServerSentEvent(id=entry.id, event=entry.type, raw_data=entry.data(lang))
 
 
 @router.get("", response_class=EventSourceResponse)
@@ -154,16 +165,18 @@ async def events(
     yield session.first
     viewer, after = session.viewer, session.after
     stream = gw.keys.events_stream(scope.tenant)
+    lang = scope.voice.language
+    teller = Storyteller(gw.redis, gw.keys, scope.tenant, scope.voice.timezone)
     # What was published before this viewer joined the fan-out comes from Redis.
     while stream_order(after) < stream_order(viewer.position):
         page = entries(await gw.redis.xrange(stream, f"({after}", viewer.position, count=PAGE))
         if not page:
             break
-        for entry_id, fields in page:
-            after = entry_id
-            entry = Entry.parse(entry_id, fields["e"])
-            if entry is not None and _wanted(entry, scope):
-                yield _sse(entry)
+        after = page[-1][0]
+        pairs = [(entry_id, fields["e"]) for entry_id, fields in page]
+        for entry in await told_entries(pairs, teller, (lang,)):
+            if _wanted(entry, scope):
+                yield _sse(entry, lang)
     keepalive = gw.settings.referee_sse_keepalive_seconds
     while True:
         try:
@@ -176,4 +189,4 @@ async def events(
         if stream_order(live.id) <= stream_order(after):
             continue
         if _wanted(live, scope):
-            yield _sse(live)
+            yield _sse(live, lang)

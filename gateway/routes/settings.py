@@ -12,22 +12,16 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends
+from fastapi import APIRouter, Body, Depends, Request
 from pydantic import ValidationError
 
 from gateway.auth import Principal, current_principal, moderator
 from gateway.context import Gateway, gateway
-from gateway.errors import ApiError
+from gateway.errors import ApiError, request_language
+from gateway.field_errors import field_errors, pending_errors
 from shared.settings import CommunitySettings
 
 router = APIRouter(prefix="/v1/settings", tags=["settings"])
-
-
-def field_errors(exc: ValidationError, prefix: str) -> list[dict[str, str]]:
-    return [
-        {"path": ".".join([prefix, *(str(p) for p in e["loc"])]), "message": e["msg"]}
-        for e in exc.errors()
-    ]
 
 
 async def load_settings(gw: Gateway, tenant: str) -> CommunitySettings:
@@ -40,7 +34,10 @@ async def load_settings(gw: Gateway, tenant: str) -> CommunitySettings:
     except ValidationError as exc:
         raise ApiError(
             "settings_invalid",
-            details={"errors": field_errors(exc, "settings"), "repair": "PATCH /v1/settings"},
+            details={
+                "errors": pending_errors(exc.errors(), "settings"),
+                "repair": "PATCH /v1/settings",
+            },
         ) from exc
 
 
@@ -86,6 +83,7 @@ async def patch_settings(
             examples=[{"timers": {"turn_seconds": 60}}],
         ),
     ],
+    request: Request,
     principal: Annotated[Principal, Depends(moderator)],
     gw: Annotated[Gateway, Depends(gateway)],
 ) -> CommunitySettings:
@@ -94,6 +92,7 @@ async def patch_settings(
     try:
         updated = CommunitySettings.model_validate(document)
     except ValidationError as exc:
-        raise ApiError("invalid_request", details={"errors": field_errors(exc, "body")}) from exc
+        errors = field_errors(exc.errors(), await request_language(request), prefix="body")
+        raise ApiError("invalid_request", details={"errors": errors}) from exc
     await gw.redis.set(key, updated.model_dump_json())
     return updated

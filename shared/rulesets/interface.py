@@ -8,9 +8,11 @@ settings are composed from that list.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel
+
+from shared.narration.said import Narrations
 
 
 @dataclass(frozen=True)
@@ -27,3 +29,7 @@ class SharedRuleset:
     """Its own error codes: code -> (HTTP status, English, Spanish)."""
     settings: type[BaseModel]
     """Its block of the community settings (every field has a default)."""
+    narration: Narrations = field(default_factory=Narrations)
+    """Its narrators of public events (``shared/rulesets/<ruleset>/narration*.py``): those of its
+    own event types, and those that tell a shared type better than the platform's (docs/events.md
+    "Narration and languages")."""

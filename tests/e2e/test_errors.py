@@ -125,10 +125,11 @@ async def test_a_schema_violation_is_422_with_the_field_path(
     [
         ("es", "No es tu turno."),
         ("es-ES,es;q=0.9,en;q=0.5", "No es tu turno."),
-        (None, "It is not your turn."),
+        (None, "No es tu turno."),  # the community's language: Spanish unless changed
         ("en-GB,es;q=0.5", "It is not your turn."),
+        ("fr", "No es tu turno."),
     ],
-    ids=["es", "es-ES-preferred", "no-header", "en-preferred"],
+    ids=["es", "es-ES-preferred", "no-header", "en-preferred", "unsupported"],
 )
 async def test_a_rule_violation_names_its_rule_in_the_preferred_language(
     fighting: tuple[HttpCommunity, str], accept_language: str | None, message: str

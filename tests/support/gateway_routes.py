@@ -20,7 +20,6 @@ from gateway.routes.aftermath import (
 )
 from gateway.routes.combats import StartCombatBody, fill_vitality
 from gateway.routes.settings import merge_patch
-from gateway.views import public_event
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
 from shared.messages import (
     CMD_CHARACTER,
@@ -152,8 +151,8 @@ async def combat_log(gw: ChainGateway, request: Request, m: re.Match[str]) -> tu
     if await gw.combat(m["id"]) is None:
         raise ApiError("not_found")
     events = [
-        {"log_id": f"{index + 1}-0", **public_event(env)}
-        for index, env in enumerate(gw.log(m["id"]))
+        {"log_id": f"{index + 1}-0", **event}
+        for index, event in enumerate(gw.told(gw.log(m["id"])))
     ]
     return 200, {"combat_id": m["id"], "events": events, "next": None}
 
@@ -182,7 +181,7 @@ async def act(gw: ChainGateway, request: Request, m: re.Match[str]) -> tuple[int
     outcome = await gw.send(CMD_COMBAT_ACT, payload, room=combat["room"], combat_id=m["id"])
     return 200, {
         "action_id": command.action_id,
-        "events": [public_event(e) for e in outcome.events],
+        "events": gw.told(outcome.events),
         "combat": await gw.combat(m["id"]),
     }
 

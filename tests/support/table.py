@@ -24,10 +24,15 @@ from pydantic import ValidationError
 
 from gateway.commands import Outcome
 from gateway.dispatch import raise_if_rejected
-from gateway.errors import ApiError, prefers_spanish
+from gateway.errors import ApiError, localized_body
+from gateway.field_errors import field_errors
+from gateway.language import requested
+from gateway.narration import RULESET_FIELD, names_in
 from gateway.views import merge_combat, public_event
-from shared.errors import error_body
 from shared.messages import Envelope, new_id
+from shared.narration.narrate import narrate
+from shared.narration.said import Cast
+from shared.narration.words import Lang
 from shared.payloads import CharacterStatus
 from shared.settings import CommunitySettings
 from tests.support.chain import Chain
@@ -71,6 +76,7 @@ class ChainGateway:
         self.tenant = tenant
         self.sheets: dict[str, JSON] = {}
         self.settings = CommunitySettings()
+        self.lang: Lang = "es"  # the language of the request being answered
         self.api_keys: dict[str, bool] = {}  # key -> moderator
 
     async def request(
@@ -85,20 +91,34 @@ class ChainGateway:
     ) -> ChainResponse:
         headers = {k.lower(): v for k, v in (headers or {}).items()}
         request = Request(method, path, json_body, params or {}, headers, moderator)
+        self.lang = requested(headers.get("accept-language")) or self.settings.language
         try:
             status, body = await self._route(request)
         except ApiError as error:
-            spanish = prefers_spanish(headers.get("accept-language"))
             status = error.status
-            body = error_body(error.code, spanish=spanish, rule=error.rule, details=error.details)
+            body = localized_body(error.code, self.lang, rule=error.rule, details=error.details)
         except ValidationError as invalid:
             status = 422
-            fields = [
-                {"path": "body." + ".".join(str(p) for p in e["loc"]), "message": e["msg"]}
-                for e in invalid.errors()
-            ]
-            body = error_body("invalid_request", spanish=False, details={"errors": fields})
+            fields = field_errors(invalid.errors(), self.lang, prefix="body", body=json_body)
+            body = localized_body("invalid_request", self.lang, details={"errors": fields})
         return ChainResponse(status, body, method, path)
+
+    def told(self, events: list[Envelope]) -> list[JSON]:
+        """Public events with their ``text`` in the request's language, as the gateway tells
+        them (gateway/narration.py): names from the combat's start and joins."""
+        casts: dict[str, dict[str, str]] = {}
+        for env in self.chain.bus.events:
+            if env.combat_id:
+                casts.setdefault(env.combat_id, {}).update(names_in(env.type, env.payload))
+        shown: list[JSON] = []
+        for env in events:
+            known = casts.get(env.combat_id or "", {})
+            people = {k: v for k, v in known.items() if k != RULESET_FIELD}
+            names = {c: str(s.get("name") or c) for c, s in self.sheets.items()} | people
+            cast = Cast(names, known.get(RULESET_FIELD), self.settings.timezone)
+            text = narrate(env.type, env.payload, cast, self.lang, at=env.occurred_at)
+            shown.append({**public_event(env), "text": text})
+        return shown
 
     async def _route(self, request: Request) -> tuple[int, Any]:
         for method, pattern, fn in ROUTES:
@@ -169,7 +189,7 @@ class ChainGateway:
         return 200, {
             "correlation_id": outcome.events[0].correlation_id if outcome.events else None,
             "character": character,
-            "events": [public_event(e) for e in outcome.events],
+            "events": self.told(outcome.events),
             "status": self.states_view(character)["status"],
         }
 
@@ -278,6 +298,8 @@ class ChainReferee:
         read until ``until(received)`` holds: the community's public events, once each, in
         the order the recorder received them."""
 
+        teller = next(g for g in self._gateways if g.tenant == community.id)
+
         async def received() -> list[Sse] | None:
             seen: set[str] = set()
             got: list[Sse] = []
@@ -287,7 +309,7 @@ class ChainReferee:
                 if room is not None and env.room != room:
                     continue
                 seen.add(env.message_id)
-                got.append(Sse(f"{len(got) + 1}-0", env.type, public_event(env)))
+                got.append(Sse(f"{len(got) + 1}-0", env.type, teller.told([env])[0]))
             return got if until(got) else None
 
         return await self.wait_until(received, within=within, what="the events on the stream")

@@ -6,6 +6,7 @@ from typing import get_args
 
 from shared.rulesets.cypher.actions import CYPHER_MODERATOR_ONLY, CypherActions
 from shared.rulesets.cypher.errors import CODES
+from shared.rulesets.cypher.narration import CYPHER_NARRATION
 from shared.rulesets.cypher.settings import CypherSettings
 from shared.rulesets.cypher.sheet import CypherSheet
 from shared.rulesets.interface import SharedRuleset
@@ -17,4 +18,5 @@ CYPHER = SharedRuleset(
     moderator_only=CYPHER_MODERATOR_ONLY,
     errors=CODES,
     settings=CypherSettings,
+    narration=CYPHER_NARRATION,
 )

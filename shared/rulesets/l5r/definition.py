@@ -7,6 +7,7 @@ from typing import get_args
 from shared.rulesets.interface import SharedRuleset
 from shared.rulesets.l5r.actions import L5rActions
 from shared.rulesets.l5r.errors import CODES
+from shared.rulesets.l5r.narration import L5R_NARRATION
 from shared.rulesets.l5r.settings import L5rSettings
 from shared.rulesets.l5r.sheet import L5rSheet
 
@@ -17,4 +18,5 @@ L5R = SharedRuleset(
     moderator_only=frozenset({"l5r.grant_void"}),
     errors=CODES,
     settings=L5rSettings,
+    narration=L5R_NARRATION,
 )

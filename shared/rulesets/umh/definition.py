@@ -5,6 +5,7 @@ from __future__ import annotations
 from shared.rulesets.interface import SharedRuleset
 from shared.rulesets.umh.actions import UMH_ACTIONS
 from shared.rulesets.umh.errors import CODES
+from shared.rulesets.umh.narration import UMH_NARRATION
 from shared.rulesets.umh.settings import UmhSettings
 from shared.rulesets.umh.sheet import UmhSheet
 
@@ -15,4 +16,5 @@ UMH = SharedRuleset(
     moderator_only=frozenset(),
     errors=CODES,
     settings=UmhSettings,
+    narration=UMH_NARRATION,
 )

@@ -35,7 +35,8 @@ def on_resolved(state: CypherCombat, payload: dict[str, Any], now_ms: int) -> De
             state.participants[character] = Condition.parse(cond)
     turn = state.current_turn()
     turn.pending = None
-    out.emit(ACTION_COMPLETED, {"action_id": pending.action_id})
+    completed = {"action_id": pending.action_id, "attacker": payload.get("attacker")}
+    out.emit(ACTION_COMPLETED, completed)
     if pending.ends_turn:
         end_turn(state, out, now_ms, TurnEnd.ACTED)
     elif not check_end(state, out, now_ms) and state.participants[turn.actor].status in GONE:

@@ -117,7 +117,10 @@ def complete(
             out.emit(POSITION_CHANGED, position)
         interference.grant(state, out, action_id, action, skill)
     del state.actions[action_id]
-    out.emit(ACTION_COMPLETED, {"action_id": action_id})
+    out.emit(
+        ACTION_COMPLETED,
+        {"action_id": action_id, "attacker": action.attacker, "skill": action.skill},
+    )
 
 
 def on_action_resolved(state_dict: State, payload: dict[str, Any], now_ms: int) -> Decision[State]:

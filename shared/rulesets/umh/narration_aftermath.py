@@ -1,0 +1,232 @@
+"""umh narration of what outlives a combat (umh 4, services/states): ``aftermath.applied`` by
+its ``change``, the end of each wall-clock state (``<state>.expired``, ``vigor.recovered``,
+``weekly_uses.reset``) and a moderator's ``status.adjusted``. Every one of these events carries
+its own ``rule``."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from shared.narration.said import Narrations, Said
+from shared.narration.words import T, Unit, pick
+
+AFTERMATH: Final = Narrations()
+
+VIGOR: Final = Unit(("punto de vigor", "puntos de vigor"), ("vigor point", "vigor points"))
+USES: Final = Unit(("uso", "usos"), ("use", "uses"))
+BY_MODERATOR: Final = T(" (lo levanta un moderador)", " (lifted by a moderator)")
+
+
+def _until(e: Said, key: str = "until") -> str:
+    if e.get(key) is None:
+        return e.t(T(" sin fecha de fin", " with no end date"))
+    return e.t(T(" hasta {at}", " until {at}"), at=e.clock(e.get(key)))
+
+
+def _vigor_lost(e: Said) -> str:
+    return e.t(
+        T(
+            "{who} pierde {n} ({total} en total) y lo recupera todo a {at}",
+            "{who} loses {n} ({total} in all) and gets it all back at {at}",
+        ),
+        who=e.who(),
+        n=e.count(e.get("vigor_lost_delta", 0), VIGOR),
+        total=e.num(e.get("vigor_lost", 0)),
+        at=e.clock(e.get("recovers_at")),
+    )
+
+
+REQUIREMENTS: Final = {
+    "general": T(
+        "{who} gana un requisito de combate general", "{who} earns a general combat requirement"
+    ),
+    "profile": T(
+        "{who} gana un requisito de combate de perfil ({name})",
+        "{who} earns a profile combat requirement ({name})",
+    ),
+    "skill": T(
+        "{who} gana un requisito de combate de la habilidad {name}",
+        "{who} earns a combat requirement for {name}",
+    ),
+}
+
+
+def _requirement(e: Said) -> str:
+    phrase = pick(REQUIREMENTS, e.get("kind"), REQUIREMENTS["general"])
+    return e.t(phrase, who=e.who(), name=e.get("name") or "—")
+
+
+def _imprisoned(e: Said) -> str:
+    skill = e.get("skill")
+    how = (
+        e.t(T("en su celda", "in a cell"))
+        if skill in (None, "cell")
+        else e.t(T("con {s}", "with {s}"), s=skill)
+    )
+    return e.t(
+        T("{by} encarcela a {who} {how}", "{by} imprisons {who} {how}"),
+        by=e.who("by"),
+        who=e.who(),
+        how=how,
+    ) + _until(e)
+
+
+def _post_combat_state(e: Said) -> str:
+    return e.t(
+        T(
+            "{by} deja a {who} con el estado {state} ({skill})",
+            "{by} leaves {who} with the state {state} ({skill})",
+        ),
+        by=e.who("by"),
+        who=e.who(),
+        state=str(e.get("state", "")).replace("_", " "),
+        skill=e.get("skill"),
+    ) + _until(e)
+
+
+def _weekly_use(e: Said) -> str:
+    return e.t(
+        T(
+            "{who} gasta un uso semanal de {skill}: {used} de {limit}, hasta {at}",
+            "{who} spends a weekly use of {skill}: {used} of {limit}, until {at}",
+        ),
+        who=e.who(),
+        skill=e.get("skill"),
+        used=e.num(e.get("uses_this_week")),
+        limit=e.count(e.get("weekly_limit"), USES),
+        at=e.clock(e.get("resets_at")),
+    )
+
+
+SIMPLE_CHANGES: Final = {
+    "immunity": T("{who} queda inmune a los retos{until}", "{who} cannot be challenged{until}"),
+    "room_ban": T("{who} no puede volver a {room}{until}", "{who} may not return to {room}{until}"),
+    "irrumpir_ban": T(
+        "{who} no puede irrumpir en otros combates{until}",
+        "{who} may not break into other combats{until}",
+    ),
+    "flee_cooldown": T("{who} no puede volver a huir{until}", "{who} may not flee again{until}"),
+}
+
+
+@AFTERMATH.on("aftermath.applied")
+def aftermath_applied(e: Said) -> str:
+    change = str(e.get("change"))
+    special = {
+        "vigor_lost": _vigor_lost,
+        "requirement": _requirement,
+        "imprisoned": _imprisoned,
+        "post_combat_state": _post_combat_state,
+        "weekly_use": _weekly_use,
+    }.get(change)
+    if special is not None:
+        return special(e) + e.cite()
+    until_key = "immune_until" if change == "immunity" else "until"
+    phrase = pick(SIMPLE_CHANGES, change, T("{who}: {change}", "{who}: {change}"))
+    return (
+        e.t(phrase, who=e.who(), room=e.get("room"), until=_until(e, until_key), change=change)
+        + e.cite()
+    )
+
+
+def _expiry(e: Said, phrase: T, **fields: object) -> str:
+    text = e.t(phrase, who=e.who(), **fields)
+    if e.get("reason") == "lifted_by_moderator":
+        text += e.t(BY_MODERATOR)
+    return text + e.cite()
+
+
+@AFTERMATH.on("immunity.expired")
+def immunity_expired(e: Said) -> str:
+    if e.get("reason") == "offensive_action":
+        return _expiry(
+            e, T("{who} pierde su inmunidad al atacar", "{who} loses the immunity by attacking")
+        )
+    return _expiry(e, T("Termina la inmunidad de {who}", "{who}'s immunity ends"))
+
+
+@AFTERMATH.on("room_ban.expired")
+def room_ban_expired(e: Said) -> str:
+    return _expiry(
+        e, T("{who} ya puede volver a {room}", "{who} may return to {room}"), room=e.get("room")
+    )
+
+
+@AFTERMATH.on("irrumpir_ban.expired")
+def irrumpir_ban_expired(e: Said) -> str:
+    return _expiry(
+        e, T("{who} ya puede irrumpir en combates", "{who} may break into combats again")
+    )
+
+
+@AFTERMATH.on("flee_cooldown.expired")
+def flee_cooldown_expired(e: Said) -> str:
+    return _expiry(e, T("{who} ya puede volver a huir", "{who} may flee again"))
+
+
+@AFTERMATH.on("imprisonment.expired")
+def imprisonment_expired(e: Said) -> str:
+    if e.get("reason") == "won_challenge":
+        return _expiry(
+            e,
+            T("{who} gana su reto y recupera la libertad", "{who} wins the challenge and is free"),
+        )
+    return _expiry(e, T("{who} recupera la libertad", "{who} is free again"))
+
+
+@AFTERMATH.on("post_combat_state.expired")
+def post_combat_state_expired(e: Said) -> str:
+    state = str(e.get("state", "")).replace("_", " ")
+    return _expiry(
+        e, T("Termina el estado {state} de {who}", "{who}'s state {state} ends"), state=state
+    )
+
+
+@AFTERMATH.on("vigor.recovered")
+def vigor_recovered(e: Said) -> str:
+    return _expiry(
+        e, T("{who} recupera {n}", "{who} recovers {n}"), n=e.count(e.get("recovered", 0), VIGOR)
+    )
+
+
+@AFTERMATH.on("weekly_uses.reset")
+def weekly_uses_reset(e: Said) -> str:
+    return _expiry(
+        e,
+        T(
+            "Empieza una semana nueva para los usos semanales de {who}",
+            "A new week starts for {who}'s weekly uses",
+        ),
+    )
+
+
+KINDS: Final = {
+    "immunity": T("la inmunidad", "immunity"),
+    "room_ban": T("la prohibición de volver a {key}", "ban from {key}"),
+    "irrumpir_ban": T("la prohibición de irrumpir", "ban on breaking in"),
+    "flee_cooldown": T("la espera para volver a huir", "wait to flee again"),
+    "imprisonment": T("el encarcelamiento", "imprisonment"),
+    "vigor": T("la recuperación de vigor", "vigor recovery"),
+    "post_combat_state": T("el estado {key}", "state {key}"),
+}
+
+
+@AFTERMATH.on("status.adjusted")
+def status_adjusted(e: Said) -> str:
+    what = e.t(
+        pick(KINDS, e.get("kind"), T(str(e.get("kind")), str(e.get("kind")))), key=e.get("key")
+    )
+    if e.get("action") == "lift":
+        phrase = T(
+            "Un moderador levanta {what} de {who}: «{why}»",
+            "A moderator lifts {who}'s {what}: “{why}”",
+        )
+    else:
+        phrase = T(
+            "Un moderador cambia el fin de {what} de {who} a {at}: «{why}»",
+            "A moderator moves the end of {who}'s {what} to {at}: “{why}”",
+        )
+    return (
+        e.t(phrase, what=what, who=e.who(), why=e.get("reason"), at=e.clock(e.get("after")))
+        + e.cite()
+    )

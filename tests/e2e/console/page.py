@@ -14,6 +14,38 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
+CONTRAST_CHECK = """() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  }).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || c[3] === 1) return c.slice(0, 3);
+    }
+    return rgb(getComputedStyle(document.body).backgroundColor).slice(0, 3);
+  };
+  const bad = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !el || !el.getClientRects().length) continue;
+    if (el.closest("[disabled], .visually-hidden, option, del")) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden" || Number(style.opacity) < 1) continue;
+    const [a, b] = [lum(rgb(style.color)), lum(background(el))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) {
+      bad.push(`${ratio.toFixed(2)} ${el.tagName}.${el.className}: ${node.textContent.trim().slice(0, 40)}`);
+    }
+  }
+  return bad;
+}"""
+
+
 class Console:
     """One browser context on the console of a running suite."""
 
@@ -28,9 +60,17 @@ class Console:
 
     @classmethod
     async def open(
-        cls, browser: Browser, suite: Suite, shots: Path, *, viewport: ViewportSize = DESKTOP
+        cls,
+        browser: Browser,
+        suite: Suite,
+        shots: Path,
+        *,
+        viewport: ViewportSize = DESKTOP,
+        dark: bool = False,
     ) -> Console:
-        context = await browser.new_context(viewport=viewport, locale="es-ES")
+        context = await browser.new_context(
+            viewport=viewport, locale="es-ES", color_scheme="dark" if dark else "light"
+        )
         return cls(context, await context.new_page(), suite, shots)
 
     def url(self, path: str) -> str:
@@ -40,9 +80,11 @@ class Console:
         await self.page.goto(self.url(path))
 
     async def sign_in(self, key: str) -> None:
+        """With the keyboard only: the key field has the focus when the page opens."""
         await self.goto("")
-        await self.page.fill("#key", key)
-        await self.page.click("form button[type=submit]")
+        await expect(self.page.locator("#key")).to_be_focused()
+        await self.page.keyboard.type(key)
+        await self.page.keyboard.press("Enter")
         await expect(self.page.locator("#active-list")).to_be_visible()
 
     def field(self, path: str, within: str = "") -> Locator:
@@ -63,6 +105,12 @@ class Console:
                          && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
                  .map((el) => el.outerHTML.slice(0, 120))"""
         )
+        return found
+
+    async def low_contrast(self) -> list[str]:
+        """Text whose contrast with its background is under WCAG AA (4.5:1; 3:1 for large
+        text), the background being the nearest opaque one behind it."""
+        found: list[str] = await self.page.evaluate(CONTRAST_CHECK)
         return found
 
     async def overflows(self) -> bool:

@@ -83,7 +83,7 @@ async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_
 
     # A player's viewer link, opened in another browser context, follows the combat live.
     link, hidden_view = await viewer_link(community, cid)
-    viewer = await Console.open(browser, suite, shots)
+    viewer = await Console.open(browser, suite, shots, dark=True)
     await viewer.goto(link)
     await expect(viewer.page.locator("[data-fighter=bruno]")).to_be_visible()
 
@@ -111,8 +111,8 @@ async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_
     await expect(page.locator(".clock-row.turn time.clock")).to_be_visible()
     await expect(page.locator("[data-fighter=ana]")).to_have_class(re.compile(r"\bcurrent\b"))
     await mod.shot("06-ana-turn")
-    await page.click("#quick-use")
-    await page.click(".quick-row.reaction[data-reactor=bruno] button[id$='-take']")
+    await page.locator("#quick-use").press("Enter")  # buttons work from the keyboard
+    await page.locator(".quick-row.reaction[data-reactor=bruno] button[id$='-take']").press(" ")
 
     # The combat ends; the aftermath of both fighters appears; the dice verify.
     await expect(page.locator("#result")).to_be_visible()
@@ -121,6 +121,7 @@ async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_
     await expect(page.locator("[data-verdict]")).to_have_attribute("data-verdict", "verified")
     await mod.shot("07-ended-aftermath")
     assert await mod.unlabelled_controls() == []
+    assert await mod.low_contrast() == []
 
     # The viewer saw the same combat end, live, with nothing to act with and no aftermath.
     await expect(viewer.page.locator("#result")).to_be_visible()
@@ -129,7 +130,8 @@ async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_
     if hidden_view:  # the default visibility: a bar, not the numbers
         await expect(viewer.page.locator("[data-fighter=ana]")).to_contain_text("100 %")
         await expect(viewer.page.locator("[data-fighter=ana]")).not_to_contain_text("1000")
-    await viewer.shot("08-player-view")
+    await viewer.shot("08-player-view-dark")
+    assert await viewer.low_contrast() == []
 
     # The same combat on a phone: one column, nothing wider than the screen.
     await page.set_viewport_size(PHONE)

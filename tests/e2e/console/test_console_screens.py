@@ -96,6 +96,7 @@ async def test_the_sheet_editor_and_the_settings_show_the_servers_errors_by_thei
     await mod.shot("03-settings-english")
     await page.click("#lang")
     assert await mod.unlabelled_controls() == []
+    assert await mod.low_contrast() == []
     await mod.close()
 
 

@@ -111,6 +111,7 @@ export default {
   "log.why": "Details",
   "log.nobody": "nobody",
   "log.hit": "{attacker}'s {skill}: {target} takes {damage} damage (VIT {before} → {after}).",
+  "log.hit_bar": "{attacker}'s {skill} hits {target} ({after} % of VIT left).",
   "log.combat.started": "The combat starts.",
   "log.combat.ended": "The combat is over: {winner} win ({reason}).",
   "log.round.started": "Round {round} starts.",

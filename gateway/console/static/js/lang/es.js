@@ -111,6 +111,7 @@ export default {
   "log.why": "Detalles",
   "log.nobody": "nadie",
   "log.hit": "{skill} de {attacker}: {target} recibe {damage} de daño (VIT {before} → {after}).",
+  "log.hit_bar": "{skill} de {attacker} alcanza a {target} (le queda un {after} % de VIT).",
   "log.combat.started": "Empieza el combate.",
   "log.combat.ended": "Fin del combate: ganan {winner} ({reason}).",
   "log.round.started": "Empieza la ronda {round}.",

@@ -42,7 +42,11 @@ function fallbackText(event, names) {
   if (sentence !== key) return sentence;
   if (event.type === "action.resolved") {
     return (d.results || [])
-      .map((r) => t("log.hit", { attacker: n(d.attacker), target: n(r.target), skill: d.skill || "", damage: fmtNumber(r.damage), before: fmtNumber(r.vit_before), after: fmtNumber(r.vit_after) }))
+      .map((r) =>
+        r.damage === undefined && r.vit_pct_after !== undefined
+          ? t("log.hit_bar", { attacker: n(d.attacker), target: n(r.target), skill: d.skill || "", after: r.vit_pct_after })
+          : t("log.hit", { attacker: n(d.attacker), target: n(r.target), skill: d.skill || "", damage: fmtNumber(r.damage), before: fmtNumber(r.vit_before), after: fmtNumber(r.vit_after) }),
+      )
       .join(" ");
   }
   return word("event", event.type);

@@ -112,6 +112,9 @@ async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_
     await expect(page.locator("[data-fighter=ana]")).to_have_class(re.compile(r"\bcurrent\b"))
     await mod.shot("06-ana-turn")
     await page.locator("#quick-use").press("Enter")  # buttons work from the keyboard
+    # While bruno may defend, ana's turn clock stands still (umh 2.4.2) and says so.
+    await expect(page.locator(".clock-row.turn time.clock.paused")).to_contain_text("en pausa")
+    await mod.shot("06-turn-paused")
     await page.locator(".quick-row.reaction[data-reactor=bruno] button[id$='-take']").press(" ")
 
     # The combat ends; the aftermath of both fighters appears; the dice verify.

@@ -6,8 +6,9 @@ import { h, uid } from "./dom.js";
 import { word } from "./i18n.js";
 
 // schema: the object's schema; value: its current value; hints: {fieldName: [suggestions]}.
-export function buildForm(doc, schema, value, { hints = {}, labels = "field" } = {}) {
-  const ctx = { doc, hints, labels };
+// collapse: optional groups (a combat's circumstances...) start folded.
+export function buildForm(doc, schema, value, { hints = {}, labels = "field", collapse = false } = {}) {
+  const ctx = { doc, hints, labels, collapse };
   const root = field(ctx, schema, value, [], null, true);
   const el = h("div", { class: "schema-form" }, h("p", { class: "form-errors", role: "alert" }), root.el);
   return {
@@ -91,7 +92,7 @@ function field(ctx, schema, value, path, name, required) {
   if (s.type === "array") return arrayField(ctx, s, key, path, name, label, help, value, nullable);
   if (s.type === "object" && s.properties) {
     if (nullable) return optionalObject(ctx, s, key, path, label, value);
-    return objectField(ctx, s, key, path, label, value, nullable);
+    return objectField(ctx, s, key, path, label, value, nullable, !required);
   }
   return jsonField(key, label, help, value, nullable);
 }
@@ -191,7 +192,7 @@ function jsonField(key, label, help, value, nullable) {
 function arrayField(ctx, s, key, path, name, label, help, value, nullable) {
   const items = resolve(ctx.doc, s.items || {});
   const list = Array.isArray(value) ? value : [];
-  if (s.prefixItems) return squareField(key, label, help, value, nullable);
+  if (s.prefixItems) return squareField(key, label, help, value, nullable, s.prefixItems);
   if (items.enum || (ctx.hints[name]?.length && (items.type === "string" || items.anyOf))) {
     return choicesField(key, label, help, items.enum || ctx.hints[name], list, nullable);
   }
@@ -210,12 +211,14 @@ function arrayField(ctx, s, key, path, name, label, help, value, nullable) {
   return jsonField(key, label, help, value, nullable);
 }
 
-function squareField(key, label, help, value, nullable) {
+// A tuple of numbers: a grid square [x, y] (integers) or a pair of multipliers.
+function squareField(key, label, help, value, nullable, items) {
   const id = uid("f");
+  const square = items.every((i) => i.type === "integer");
   const input = h("input", {
     id,
     type: "text",
-    placeholder: "x, y",
+    placeholder: square ? "x, y" : items.map(() => "0.5").join(", "),
     value: Array.isArray(value) ? value.join(", ") : "",
   });
   const read = () => {
@@ -242,7 +245,7 @@ function choicesField(key, label, help, options, chosen, nullable) {
   return { el, read: () => boxes.filter((b) => b.box.checked).map((b) => b.box.value) };
 }
 
-function objectField(ctx, s, key, path, label, value, nullable) {
+function objectField(ctx, s, key, path, label, value, nullable, optional = false) {
   const current = value && typeof value === "object" ? value : {};
   const required = new Set(s.required || []);
   const children = Object.entries(s.properties).map(([prop, sub]) => [
@@ -250,9 +253,12 @@ function objectField(ctx, s, key, path, label, value, nullable) {
     field(ctx, sub, current[prop], [...path, prop], prop, required.has(prop)),
   ]);
   const inner = children.map(([, c]) => c.el);
-  const el = path.length
+  let el = path.length
     ? h("fieldset", { class: "group", "data-path": key }, h("legend", {}, label), inner)
     : h("div", { class: "group root" }, inner);
+  if (ctx.collapse && optional && path.length) {
+    el = h("details", { class: "folded", "data-path": key }, h("summary", {}, label), el);
+  }
   const read = () => {
     const out = {};
     for (const [prop, c] of children) {

@@ -12,6 +12,8 @@ export function actionPanel(ctx) {
   const generic = h("div", { class: "generic" });
   const el = section(t("act.title"), "h-act", status.el, quick, generic);
   let combat = null;
+  let builtFor = null; // the actor the generic form was filled in for
+  let chosenType = null;
 
   async function send(body, button) {
     if (button) button.disabled = true;
@@ -36,8 +38,11 @@ export function actionPanel(ctx) {
   function update(next) {
     combat = next;
     clear(quick, combat.phase === "ended" ? h("p", { class: "empty" }, t("act.ended")) : quickActions());
-    if (!generic.firstChild && combat.phase !== "ended") clear(generic, genericForm());
     if (combat.phase === "ended") clear(generic);
+    else if (!generic.firstChild) clear(generic, genericForm());
+    else if (!generic.contains(document.activeElement) && defaultActor() !== builtFor) {
+      clear(generic, genericForm()); // the turn moved on and nobody is filling the form in
+    }
   }
 
   function quickActions() {
@@ -130,9 +135,12 @@ export function actionPanel(ctx) {
     const box = h("div");
     const button = h("button", { type: "submit", class: "primary", id: "action-submit" }, t("act.send"));
     let form = null;
+    if (chosenType && types.includes(chosenType)) typeSelect.value = chosenType;
     const rebuild = () => {
       const ids = Object.keys(combat.participants || {});
-      const actor = combat.turn?.actor || combat.pending_reactions?.[0]?.reactor || ids[0];
+      const actor = defaultActor();
+      builtFor = actor;
+      chosenType = typeSelect.value;
       const hints = {
         actor: ids,
         target: ids,
@@ -142,7 +150,7 @@ export function actionPanel(ctx) {
         skill: [...new Set(ids.flatMap((id) => ctx.skillsOf(id).map((s) => s.name)))],
         attack: [...new Set(ids.flatMap((id) => ctx.attacksOf(id)))],
       };
-      form = buildForm(ctx.doc, members[typeSelect.value], { actor }, { hints });
+      form = buildForm(ctx.doc, members[typeSelect.value], { actor }, { hints, collapse: true });
       clear(box, form.el);
     };
     typeSelect.addEventListener("change", rebuild);
@@ -165,6 +173,11 @@ export function actionPanel(ctx) {
       }
     });
     return el;
+  }
+
+  function defaultActor() {
+    const ids = Object.keys(combat.participants || {});
+    return combat.turn?.actor || combat.pending_reactions?.[0]?.reactor || ids[0];
   }
 
   function opponentsOf(actor) {

@@ -1,6 +1,6 @@
 // Screen 3: one combat, live. Sides and fighters, turn order, clocks, the narrated log, the dice,
 // the aftermath once it ends, and (for a signed-in key) acting for a character.
-import { get, openapi, session } from "../api.js";
+import { get, openapi } from "../api.js";
 import { clear, fmtTime, h, keepFocus } from "../dom.js";
 import { t, word } from "../i18n.js";
 import { openStream } from "../stream.js";
@@ -217,5 +217,3 @@ export async function combatScreen(main, ctx, id, { player }) {
     clearTimeout(diceTimer);
   };
 }
-
-export const canAct = () => Boolean(session.key);

@@ -1,7 +1,7 @@
 // Screen 1b (moderators): frontend and moderator keys, and viewer links for the player view.
 import { api, known, listPage, post } from "../api.js";
 import { clear, fmtTime, h } from "../dom.js";
-import { t, word } from "../i18n.js";
+import { t } from "../i18n.js";
 import { emptyNote, section, statusLine } from "./shared.js";
 
 export async function keysView(main) {
@@ -118,5 +118,3 @@ function shownOnce(title, secret, id) {
   });
   return h("div", { class: "card shown-once", role: "status" }, h("label", { for: id }, title), input, copy, h("p", { class: "help" }, t("keys.once")));
 }
-
-export const scopeWord = (s) => word("scope", s);

@@ -1,7 +1,7 @@
 // Pieces several screens share: names of characters, the status line, error messages, hints.
 import { get, known, listPage } from "../api.js";
 import { h } from "../dom.js";
-import { t, word } from "../i18n.js";
+import { word } from "../i18n.js";
 
 // An error answer shown as text: its message, its code and the rule that refused it.
 export function describeError(err) {
@@ -61,10 +61,6 @@ export function phaseBadge(phase) {
   return h("span", { class: `badge phase-${phase}` }, word("phase", phase));
 }
 
-export function link(href, text) {
-  return h("a", { href }, text);
-}
-
 export const nameOf = (names, id) => (names && names[id]) || id;
 
 export function emptyNote(text) {
@@ -75,5 +71,3 @@ export function section(title, id, ...children) {
   return h("section", { class: "card", "aria-labelledby": id }, h("h2", { id }, title), children);
 }
 
-export const heading = (text) => h("h1", {}, text);
-export const tr = t;

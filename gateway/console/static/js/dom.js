@@ -85,7 +85,7 @@ export function countdown(deadline, { pausedSeconds = null, label = "" } = {}) {
 
 function renderClock(el) {
   if (el.dataset.paused !== undefined) {
-    el.textContent = `⏸ ${t("clock.paused")} · ${fmtDuration(Number(el.dataset.paused))}`;
+    el.textContent = `${t("clock.paused")} · ${fmtDuration(Number(el.dataset.paused))}`;
     return;
   }
   const left = Date.parse(el.dataset.deadline) - serverNow();

@@ -22,7 +22,9 @@ export function actionPanel(ctx) {
       const answer = await post(`/v1/combats/${combat.id}/actions`, body, { headers: idempotency() });
       if (answer.status === "pending") status.ok(t("act.pending"));
       else {
-        const said = (answer.events || []).map((e) => e.text).filter(Boolean).slice(-1)[0];
+        const told = (type) => (answer.events || []).filter((e) => e.type === type && e.text).map((e) => e.text);
+        const said = [told("action.resolved"), told("action.declared"), told("combat.ended")].find((x) => x.length)?.join(" ")
+          || (answer.events || []).map((e) => e.text).filter(Boolean).slice(-1)[0];
         status.ok(said || t("act.done", { type: word("action", body.type) }));
         ctx.onCombat(answer.combat);
       }

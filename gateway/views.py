@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 from shared.keys import Keys
 from shared.messages import Envelope
 from shared.redis_streams import entries
+from shared.stalls import quiet_ms
 
 
 def public_event(env: Envelope) -> dict[str, Any]:
@@ -70,6 +71,12 @@ class CombatReader:
     async def version(self, combat_id: str) -> int:
         raw = await self.redis.get(self.keys.combat("turns", combat_id).version)
         return int(raw or 0)
+
+    async def quiet_ms(self, combat_id: str, now_ms: int) -> int:
+        """How long the combat's log has not grown (a stall's evidence, shared/stalls.py)."""
+        key = self.keys.combat("turns", combat_id).log
+        last = entries(await self.redis.xrevrange(key, count=1))
+        return quiet_ms(last[0][0] if last else None, now_ms)
 
     async def log(
         self, combat_id: str, *, after: str | None, limit: int

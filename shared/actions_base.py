@@ -1,5 +1,6 @@
 """What every action body shares (identifiers, squares, the actor) and the actions every
-ruleset may accept: pass the turn, flee, a pact, a moderator's annulment."""
+ruleset may accept: pass the turn, flee, a pact, a moderator's annulment or resumption of a
+stalled combat."""
 
 from __future__ import annotations
 
@@ -42,5 +43,16 @@ class AnnulAction(_Action):
     reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
 
 
-PLATFORM_ACTIONS = (PassTurnAction, FleeAction, PactAction, AnnulAction)
-PLATFORM_MODERATOR_ONLY = frozenset({"annul"})
+class ResumeAction(_Action):
+    """Moderator only: a stalled combat moves on again (422 ``combat_not_stalled`` if it is
+    not stalled). The actions still in flight are abandoned and the current turn's clock
+    starts afresh (or the next turn starts); ``combat.resumed`` records who and why."""
+
+    type: Literal["resume"]
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=500)] = Field(
+        description="why the moderator resumes it (kept in combat.resumed)"
+    )
+
+
+PLATFORM_ACTIONS = (PassTurnAction, FleeAction, PactAction, AnnulAction, ResumeAction)
+PLATFORM_MODERATOR_ONLY = frozenset({"annul", "resume"})

@@ -122,6 +122,10 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
     ),
     "join_vetoed": _rule("The side vetoed this entry.", "El bando ha denegado la entrada."),
     "combat_ended": _rule("The combat has ended.", "El combate ha terminado."),
+    "combat_not_stalled": _rule(
+        "The combat is not stalled: a clock, a defense window or a resolution will move it on.",
+        "El combate no está detenido: un reloj, una defensa o una resolución lo hará avanzar.",
+    ),
     "character_down": _rule(
         "That character can no longer fight in this combat.",
         "Ese personaje ya no puede combatir en este combate.",

@@ -136,6 +136,7 @@ QUERY_ANSWERS: Final[dict[str, str]] = {QUERY_STATES_CHECK: STATES_CHECKED}
 COMBAT_STARTED: Final = "combat.started"
 COMBAT_PHASE_CHANGED: Final = "combat.phase_changed"
 COMBAT_ENDED: Final = "combat.ended"
+COMBAT_RESUMED: Final = "combat.resumed"
 ROUND_STARTED: Final = "round.started"
 ROUND_ENDED: Final = "round.ended"
 TURN_STARTED: Final = "turn.started"

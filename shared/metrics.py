@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter, Gauge, Histogram
 
 MESSAGES = Counter(
     "referee_messages_total",
@@ -23,4 +23,14 @@ REDELIVERED = Counter(
     "referee_messages_redelivered_total",
     "Messages the broker delivered again (a consumer died or failed before its ack)",
     ["service"],
+)
+STALLED = Gauge(
+    "referee_stalled_combats",
+    "Combats the last reconciliation found stalled: not ended, and nothing will move them on",
+    ["service"],
+)
+STALLS_DETECTED = Counter(
+    "referee_stalled_combats_detected_total",
+    "Combats found stalled (each counted once per stall and reason)",
+    ["service", "reason"],
 )

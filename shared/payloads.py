@@ -60,6 +60,10 @@ class ActOnCombat(_Payload):
     action: Action
     if_match: int | None = None
     moderator: bool = False
+    # The moderator's key id (who resumed a combat) and, for a ``resume``, how long the
+    # combat's log has been quiet when the gateway read it (a stall's evidence).
+    moderator_key: str | None = None
+    quiet_ms: int | None = Field(None, ge=0)
     # For a join: the joiner's sheet snapshot and what services/states answered.
     sheet: dict[str, Any] | None = None
     weekly_uses: dict[str, int] = Field(default_factory=dict)

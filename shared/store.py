@@ -21,7 +21,7 @@ from redis.asyncio.client import Pipeline
 
 from shared.keys import Aggregate
 from shared.outbox_entry import OutboxEntry, dump_entry
-from shared.redis_streams import text
+from shared.redis_streams import entries, text
 from shared.scripts import Script, run_pipeline
 
 PROCESSED_RETENTION_MS: Final = 7 * 24 * 3600 * 1000
@@ -186,6 +186,12 @@ class AggregateStore:
         """The read model the aggregate's service last published (``None`` if none)."""
         raw = await self._redis.get(agg.view)
         return None if raw is None else dict(json.loads(raw))
+
+    async def last_logged(self, agg: Aggregate, count: int) -> list[tuple[str, str]]:
+        """The newest ``count`` entries of the aggregate's log, newest first: (entry id
+        ``<ms>-<seq>``, the logged envelope's JSON)."""
+        found = entries(await self._redis.xrevrange(agg.log, count=count))
+        return [(entry_id, text(fields["e"])) for entry_id, fields in found if "e" in fields]
 
     async def active_tags(self) -> AsyncIterator[str]:
         """The tags of the aggregates marked active (a hint: some may have ended since)."""

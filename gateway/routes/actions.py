@@ -21,10 +21,12 @@ from gateway.routes.characters import sheets_of
 from gateway.routes.combats import reader
 from gateway.views import CombatReader, public_event
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
+from shared.actions_base import ResumeAction
 from shared.errors import kind_of
 from shared.messages import CMD_COMBAT_ACT, Envelope
 from shared.payloads import ActOnCombat
 from shared.redis_streams import text
+from shared.timers import now_ms
 
 router = APIRouter(prefix="/v1/combats", tags=["actions"])
 
@@ -39,6 +41,10 @@ EXAMPLES: dict[str, Any] = {
         }
     },
     "pass_turn": {"value": {"type": "pass_turn", "actor": "ana"}},
+    "resume": {
+        "summary": "moderator only: a stalled combat moves on (422 combat_not_stalled otherwise)",
+        "value": {"type": "resume", "actor": "moderadora", "reason": "turno bloqueado"},
+    },
 }
 
 
@@ -79,11 +85,15 @@ async def act(
         action_id = ids_for(tenant, key, "action", "a")
         sent = gw.keys.action_sent(tenant, action_id)
         await gw.redis.set(sent, combat_id, ex=OUTCOME_TTL_S)
+        # A resume carries who asked and the stall's evidence (how long the log is quiet).
+        resume = isinstance(action, ResumeAction)
         command = ActOnCombat(
             action_id=action_id,
             action=action,
             if_match=expected,
             moderator=principal.is_moderator,
+            moderator_key=principal.key_id if resume else None,
+            quiet_ms=await combats.quiet_ms(combat_id, now_ms()) if resume else None,
             **await gate_action(gw.client, sheets_of(gw, tenant), tenant, combat, action),
         )
         try:

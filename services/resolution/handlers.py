@@ -51,8 +51,12 @@ def on_combat_ended(env: Envelope, state: State | None, _: Target, now: int) -> 
 
 
 def on_combat_event(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
+    """A combat's input, routed to its ruleset. Once the combat has ended nothing is
+    resolved any more: a request still on its way (an annulment came first) is dropped."""
     if state is None or _seed_only(state):
         raise CombatNotKnownYetError(f"{env.type} for unknown combat {env.combat_id}")
+    if state.get("ended") and env.type == RESOLUTION_REQUESTED:
+        return Decision(None)
     decision = ruleset_of(state).on_event(state, env.type, env.payload, now_ms=now)
     return combat_dice.carried(state, decision)
 

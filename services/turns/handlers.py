@@ -94,4 +94,7 @@ def spec(keys: Keys) -> ServiceSpec:
     def expires(state: State) -> bool:
         return not is_active(state)
 
-    return ServiceSpec(SERVICE, HANDLERS, targets, view, is_active, armed, expires)
+    def stalled(state: State, quiet_ms: int) -> str | None:
+        return ruleset_of(state).stalled(state, quiet_ms)
+
+    return ServiceSpec(SERVICE, HANDLERS, targets, view, is_active, armed, expires, stalled=stalled)

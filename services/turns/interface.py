@@ -48,3 +48,9 @@ class TurnsRuleset(Protocol):
     def timers(self, state: State) -> dict[str, int]:
         """Every timer the state expects to be armed: id -> due (Unix ms). For the reconciler."""
         ...
+
+    def stalled(self, state: State, quiet_ms: int) -> str | None:
+        """Why the combat waits for nothing (``services/turns/stalls.py``), or None; ``quiet_ms``
+        is how long its log has been quiet. For the reconciler; a ``resume`` action (moderator
+        only) is accepted only while it answers a reason."""
+        ...

@@ -159,6 +159,10 @@ TURN_ENDS: Final = {
     ),
     "down": T("{actor} cae y su turno termina", "{actor} falls and the turn ends"),
     "fled": T("{actor} huye y su turno termina", "{actor} flees and the turn ends"),
+    "resumed": T(
+        "Termina el turno de {actor}: su acción queda abandonada",
+        "{actor}'s turn ends: the action is abandoned",
+    ),
 }
 TURN_OVER: Final = T("Termina el turno de {actor}", "{actor}'s turn ends")
 
@@ -168,6 +172,43 @@ def turn_ended(e: Said) -> str:
     reason = str(e.get("reason"))
     phrase = pick(TURN_ENDS, reason, TURN_OVER)
     return e.t(phrase, actor=e.who("actor")) + e.cite(f"turn.ended/{reason}")
+
+
+@COMMON.on("turn.resumed")
+def turn_resumed(e: Said) -> str:
+    """The turn's clock starts again in full (a moderator resumed a stalled combat)."""
+    return (
+        e.t(
+            T(
+                "El turno de {actor} vuelve a empezar, hasta {at}",
+                "{actor}'s turn starts again, until {at}",
+            ),
+            actor=e.who("actor"),
+            at=e.clock(e.get("deadline_ms")),
+        )
+        + e.cite()
+    )
+
+
+STALLS: Final = {
+    "no_clock": T("nada lo hacía avanzar", "nothing was moving it on"),
+    "resolution_overdue": T("una resolución no llegaba", "a resolution never came back"),
+}
+
+
+@COMMON.on("combat.resumed")
+def combat_resumed(e: Said) -> str:
+    """A moderator's ``resume`` of a stalled combat (docs/API-extensions.md)."""
+    stall = str(e.get("stall"))
+    return e.t(
+        T(
+            "Se reanuda el combate detenido ({stall}) por decisión de {by}: «{why}»",
+            "The stalled combat is resumed ({stall}) by {by}: “{why}”",
+        ),
+        stall=e.t(pick(STALLS, stall, T(stall, stall))),
+        by=e.get("by", "?"),
+        why=e.get("reason", ""),
+    )
 
 
 COMMON.says(

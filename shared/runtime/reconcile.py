@@ -3,7 +3,8 @@
 For every aggregate marked active it flushes the outbox (a relay and a sweeper both missed
 it) and re-arms every timer the state expects but the timer store lacks (a Redis restart
 without persistence, a lost arm). The active set is a hint: an aggregate no longer active
-is dropped from it.
+is dropped from it. It also reports the aggregates that wait for nothing at all
+(``spec.stalled``, shared/stalls.py).
 """
 
 from __future__ import annotations
@@ -13,25 +14,39 @@ from typing import Any
 from shared.keys import Aggregate, Keys
 from shared.logging import get_logger
 from shared.runtime.firing import timer_payload
-from shared.runtime.ports import Relay, Store, Timers
+from shared.runtime.ports import Clock, Relay, Store, Timers
 from shared.runtime.spec import ServiceSpec, State
+from shared.stalls import StallWatch
 
 log = get_logger(__name__)
 
 
 class Reconciler:
     def __init__(
-        self, spec: ServiceSpec, *, keys: Keys, store: Store, relay: Relay, timers: Timers
+        self,
+        spec: ServiceSpec,
+        *,
+        keys: Keys,
+        store: Store,
+        relay: Relay,
+        timers: Timers,
+        clock: Clock,
     ) -> None:
         self._spec = spec
         self._keys = keys
         self._store = store
         self._relay = relay
         self._timers = timers
+        self._clock = clock
+        self._stalls = (
+            StallWatch(spec.name, spec.stalled, spec.view, store) if spec.stalled else None
+        )
 
     async def reconcile_once(self) -> int:
         """One pass over the active aggregates; how many timers it re-armed."""
         rearmed = 0
+        if self._stalls:
+            self._stalls.begin()
         async for tag in self._store.active_tags():
             agg = Aggregate(self._keys.ns, self._spec.name, tag)
             loaded = await self._store.load(agg)
@@ -52,6 +67,10 @@ class Reconciler:
                 )
                 if await self._timers.arm_if_missing(timer.timer_id, timer.due_ms, payload):
                     rearmed += 1
+            if self._stalls:
+                await self._stalls.visit(agg, state, self._clock.now_ms())
+        if self._stalls:
+            self._stalls.finish()
         if rearmed:
             log.warning("timers_rearmed_by_reconciler", count=rearmed)
         return rearmed

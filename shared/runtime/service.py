@@ -53,7 +53,9 @@ class ServiceRuntime:
             clock=clock,
         )
         self.firing = TimerFiring(spec.name, bus, clock)
-        self.reconciler = Reconciler(spec, keys=keys, store=store, relay=relay, timers=timers)
+        self.reconciler = Reconciler(
+            spec, keys=keys, store=store, relay=relay, timers=timers, clock=clock
+        )
 
     async def handle(self, env: Envelope) -> None:
         await self.messages.handle(env)

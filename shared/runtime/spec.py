@@ -9,6 +9,7 @@ from typing import Any
 from shared.domain import Decision, TimerRequest
 from shared.keys import Aggregate, Keys
 from shared.messages import Envelope
+from shared.stalls import Stalled
 
 State = dict[str, Any]
 
@@ -50,3 +51,6 @@ class ServiceSpec:
     expires: Callable[[State], bool]
     # Read-only questions answered straight to the asker (QUERY_ANSWERS), nothing committed.
     queries: dict[str, Query] = field(default_factory=dict)
+    # Why an active aggregate waits for nothing (given how long its log has been quiet, ms),
+    # or None; the reconciler logs and counts what it answers (shared/stalls.py).
+    stalled: Stalled | None = None

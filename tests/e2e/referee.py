@@ -38,15 +38,26 @@ RUNNING: list[Suite] = []
 
 # --- suites -----------------------------------------------------------------------------------
 async def start_suite(
-    rabbitmq_url: str, redis_url: str, log_root: Path, *, extra_env: dict[str, str] | None = None
+    rabbitmq_url: str,
+    redis_url: str,
+    log_root: Path,
+    *,
+    extra_env: dict[str, str] | None = None,
+    process_env: dict[str, dict[str, str]] | None = None,
 ) -> Suite:
     """The four processes in a fresh namespace and on a free port, ready to serve.
 
-    ``extra_env`` tunes the processes (``REFEREE_...`` settings) for a suite of its own.
+    ``extra_env`` tunes every process (``REFEREE_...`` settings) for a suite of its own;
+    ``process_env`` sets variables of one process only, by process name.
     """
     namespace = new_namespace("e")
     suite = Suite(
-        namespace, rabbitmq_url, redis_url, log_root / namespace, extra_env=dict(extra_env or {})
+        namespace,
+        rabbitmq_url,
+        redis_url,
+        log_root / namespace,
+        extra_env=dict(extra_env or {}),
+        process_env=dict(process_env or {}),
     )
     RUNNING.append(suite)
     try:

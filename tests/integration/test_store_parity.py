@@ -2,7 +2,8 @@
 
 The chain tests (``tests/chain``) trust :class:`tests.support.memory.MemoryStore` to keep the
 commit's semantics; each scenario here runs against both stores and must give the same
-statuses, versions, states, views and active sets.
+statuses, versions, states, views, active sets and last logged entries (their envelopes:
+the ids are the clock's, Redis's own in one, the commit's in the other).
 """
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ SCENARIOS: dict[str, list[Step]] = {
         ("turns", "c1", commit(1, "m2", if_match=1), True),
         ("turns", "c1", commit(1, "m3", if_match=2), False),
     ],
+    "the log, newest first": [
+        ("turns", "c1", commit(0, "m1", log=['{"n":1}', '{"n":2}']), True),
+        ("turns", "c1", commit(1, "m2", log=['{"n":3}']), True),
+        ("turns", "c1", commit(1, "m3", log=['{"n":4}']), True),
+    ],
     "no read model, then one": [
         ("states", "c1", commit(0, "s1", view=None), None),
         ("states", "c1", commit(1, "s2"), True),
@@ -67,6 +73,7 @@ async def outcomes(make: Callable[[str], Store], keys: Keys, steps: list[Step]) 
         loaded = await store.load(agg)
         processed = await store.load_unless_processed(agg, step.message_id) is None
         seen.append((result, loaded, processed, await store.read_view(agg)))
+        seen.append([raw for _, raw in await store.last_logged(agg, 2)])
         seen.append(sorted([tag async for tag in store.active_tags()]))
     return seen
 

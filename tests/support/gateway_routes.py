@@ -21,6 +21,7 @@ from gateway.routes.aftermath import (
 from gateway.routes.combats import StartCombatBody, fill_vitality
 from gateway.routes.settings import merge_patch
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
+from shared.actions_base import ResumeAction
 from shared.messages import (
     CMD_CHARACTER,
     CMD_COMBAT_ACT,
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 ACTIONS: TypeAdapter[Action] = TypeAdapter(Action)
 SHEETS: TypeAdapter[Sheet] = TypeAdapter(Sheet)
+CHAIN_MODERATOR_KEY = "k_chain_moderator"
+"""The key id a moderator's ``resume`` carries over the chain (no authentication here)."""
 
 
 @dataclass
@@ -170,11 +173,14 @@ async def act(gw: ChainGateway, request: Request, m: re.Match[str]) -> tuple[int
     if expected is not None and combat["version"] != expected:
         details = {"expected": expected, "actual": combat["version"]}
         raise ApiError("version_mismatch", details=details)
+    resume = isinstance(action, ResumeAction)  # who asked, and the stall's evidence
     command = ActOnCombat(
         action_id=new_id("a"),
         action=action,
         if_match=expected,
         moderator=request.moderator,
+        moderator_key=CHAIN_MODERATOR_KEY if resume else None,
+        quiet_ms=await gw.quiet_ms(m["id"]) if resume else None,
         **await gate_action(gw.chain, gw.load_sheet, gw.tenant, combat, action),
     )
     payload = command.model_dump(mode="json")

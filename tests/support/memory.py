@@ -35,6 +35,15 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def _next_id(ids: list[str], now_ms: int) -> str:
+    """A stream id after the last one, as ``XADD *`` gives (``<ms>-<seq>``)."""
+    if ids:
+        last_ms, _, seq = ids[-1].partition("-")
+        if int(last_ms) >= now_ms:
+            return f"{last_ms}-{int(seq) + 1}"
+    return f"{now_ms}-0"
+
+
 class FakeClock:
     """Unix milliseconds that move only when a test moves them."""
 
@@ -60,6 +69,8 @@ class MemoryData:
     versions: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     outboxes: dict[str, deque[str]] = field(default_factory=lambda: defaultdict(deque))
     logs: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    # The stream ids of the logs' entries, ``<ms>-<seq>`` from the commits' ``now_ms``.
+    log_ids: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     views: dict[str, str] = field(default_factory=dict)
     active: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     commits: int = 0
@@ -99,6 +110,8 @@ class MemoryStore:
         data.versions[agg.version] = seen + 1
         data.outboxes[agg.outbox].extend(dump_entry(e) for e in commit.outbox)
         data.logs[agg.log].extend(commit.log)
+        for _ in commit.log:
+            data.log_ids[agg.log].append(_next_id(data.log_ids[agg.log], commit.now_ms))
         if commit.view is not None:
             data.views[agg.view] = _dumps(commit.view)
         if active is not None:
@@ -110,6 +123,10 @@ class MemoryStore:
     async def read_view(self, agg: Aggregate) -> dict[str, Any] | None:
         raw = self._data.views.get(agg.view)
         return None if raw is None else dict(json.loads(raw))
+
+    async def last_logged(self, agg: Aggregate, count: int) -> list[tuple[str, str]]:
+        pairs = list(zip(self._data.log_ids[agg.log], self._data.logs[agg.log], strict=True))
+        return pairs[::-1][:count]
 
     async def active_tags(self) -> AsyncIterator[str]:
         for tag in sorted(self._data.active[self._service]):

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.play import Answered, Community, expect
+from tests.support.play import Answered, Community, error_of, expect
 from tests.support.sheets import DEFAULT_SKILLS, JSON, umh_sheet
 
 
@@ -177,3 +177,29 @@ async def resolved_of(
     )
     data: JSON = event["data"]
     return data
+
+
+# --- stalled combats (issue 18) ---------------------------------------------------------------
+RESUME: JSON = {"type": "resume", "actor": "moderadora", "reason": "la defensa se perdió"}
+
+
+def strand(state: JSON) -> list[str]:
+    """Make a stored umh combat state wait for nothing: the defense windows of its actions
+    in flight and every timer it armed are gone (its turn stays paused). The deleted timer
+    ids, for the test to cancel them in the timer set too."""
+    timers = list(state["timers"])
+    for action in state["actions"].values():
+        action["reactions"] = {}
+    state["timers"] = {}
+    return timers
+
+
+async def resume_refusals(community: Community[Any], combat_id: str) -> None:
+    """A running combat cannot be resumed; nor by a frontend key; nor without a reason."""
+    running = await community.act(combat_id, RESUME)
+    assert error_of(running, 422, "combat_not_stalled")["details"]["phase"] == "fighting"
+    frontend = community.referee.client(await community.key("frontend"))
+    denied = await frontend.post(f"/v1/combats/{combat_id}/actions", json=RESUME)
+    error_of(denied, 403, "forbidden")
+    reasonless = {k: v for k, v in RESUME.items() if k != "reason"}
+    error_of(await community.act(combat_id, reasonless), 422, "invalid_request")

@@ -35,8 +35,10 @@ from shared.narration.said import Cast
 from shared.narration.words import Lang
 from shared.payloads import CharacterStatus
 from shared.settings import CommunitySettings
+from shared.stalls import quiet_ms
 from tests.support.chain import Chain
 from tests.support.gateway_routes import ROUTES, Request
+from tests.support.memory import MemoryStore
 from tests.support.play import CALM_TIMERS, Community, Sse
 
 JSON = dict[str, Any]
@@ -148,6 +150,12 @@ class ChainGateway:
     def log(self, combat_id: str) -> list[Envelope]:
         key = self.chain.keys.combat("turns", combat_id).log
         return [Envelope.model_validate_json(raw) for raw in self.chain.data.logs[key]]
+
+    async def quiet_ms(self, combat_id: str) -> int:
+        """How long the combat's log has not grown, as ``gateway.views.CombatReader``."""
+        agg = self.chain.keys.combat("turns", combat_id)
+        last = await MemoryStore(self.chain.data, "turns").last_logged(agg, 1)
+        return quiet_ms(last[0][0] if last else None, self.chain.clock.now_ms())
 
     def states_view(self, character: str) -> JSON:
         agg = self.chain.keys.character("states", self.tenant, character)

@@ -111,6 +111,9 @@ class ToyTurns:
     def timers(self, state: State) -> dict[str, int]:
         return {}
 
+    def stalled(self, state: State, quiet_ms: int) -> str | None:
+        return None  # no clock at all: a toy combat waits for its players, never stalled
+
 
 def _turn(state: State) -> Event:
     return Event(TURN_STARTED, {"actor": state["fighters"][state["next"]]})

@@ -20,7 +20,7 @@ from shared.dice.streams import new_seed
 from shared.domain import Decision, TimerRequest
 from shared.errors import RuleViolation
 from shared.messages import COMBAT_ENDED, COMBAT_STARTED, Event
-from shared.payloads import CharacterStatus, StatesCheck, StatesChecked
+from shared.payloads import CharacterStatus, Refusal, StatesCheck, StatesChecked
 from shared.rulesets.cypher.conditions import Condition
 from shared.rulesets.cypher.sheet import Pools
 
@@ -314,14 +314,19 @@ class CypherAftermath:
         """A combat starts from the pools (and special-damage steps) this service kept from
         the last combat and the rests since (001 RECUPERAR), and knows the rests already
         taken today (B-10), per character, in the answer's per-character counters
-        (``weekly_uses``), which the gateway hands to the start."""
+        (``weekly_uses``), which the gateway hands to the start. A character fights one
+        combat at a time (API.md ``already_in_combat``)."""
         carried: dict[str, dict[str, int]] = {}
+        refusals: list[Refusal] = []
         for character, state in states.items():
             if not state:
                 continue
             record = CypherRecord.parse(state)
+            busy = record.in_combat
+            if busy and busy != query.combat_id and busy not in ended_combats:
+                refusals.append(Refusal(character=character, code="already_in_combat"))
             carried[character] = kept_of(record, now_ms, self.boundary_of(record))
-        return StatesChecked(allowed=True, weekly_uses=carried)
+        return StatesChecked(allowed=not refusals, refusals=refusals, weekly_uses=carried)
 
     def view(self, state: State | None, *, now_ms: int) -> dict[str, Any]:
         if state is None:

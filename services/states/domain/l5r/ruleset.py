@@ -62,7 +62,8 @@ class L5rAftermath:
         if event_type == COMBAT_STARTED:
             record = record_of(state, character)
             entered(record, payload, character, now)
-            return Decision(record.to_dict())
+            started = record.to_dict()
+            return Decision(started, [], self.armed_timers(started))  # W15: its clock moved
         if event_type == COMBAT_ENDED:
             return self.ended(state, character, payload, now)
         return Decision(None)

@@ -1,19 +1,20 @@
 """One action in a cypher combat (seed 001): who may act, and what is handed to resolution.
 
 Checks, in order (the first failing one is raised): the combat is not over
-(``combat_ended``); moderator actions; the actor fights (``not_in_combat``) and is not dead
-(``dead``, 001 INDICADOR muerto); no resolution is in flight (``resolution_pending``); it is
-his turn (``not_your_turn``) and he has not acted (``one_action_per_turn``, 001 ACCIÓN);
-then the action's own rules (debilitated, paralysis, range, stat, cover, water, Effort).
+(``combat_ended``); moderator actions (annul, resume, reroll); the actor fights
+(``not_in_combat``) and is not dead (``dead``, 001 INDICADOR muerto); no resolution is in
+flight (``resolution_pending``); it is his turn (``not_your_turn``) and he has not acted
+(``one_action_per_turn``, 001 ACCIÓN); then the action's own rules (debilitated,
+paralysis, range, stat, cover, water, Effort).
 """
 
 from __future__ import annotations
 
-from services.turns.domain.cypher import checks
+from services.turns.domain.cypher import checks, resuming
 from services.turns.domain.cypher.flow import end_combat, end_turn
 from services.turns.domain.cypher.state import CypherCombat, Pending, TurnEnd
 from shared.actions import Action
-from shared.actions_base import AnnulAction
+from shared.actions_base import AnnulAction, ResumeAction
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import ACTION_DECLARED, COMBATANT_FLED, RESOLUTION_REQUESTED
@@ -33,7 +34,7 @@ from shared.vocabulary import EndReason
 
 MOVED = "combatant.moved"
 REROLL_REQUESTED = "initiative.reroll_requested"
-GENERIC = frozenset({"annul", "flee", "pass_turn"})
+GENERIC = frozenset({"annul", "resume", "flee", "pass_turn"})
 """API.md actions that cypher referees too; the other umh ones are ``not_implemented``."""
 
 
@@ -47,6 +48,9 @@ def act(state: CypherCombat, cmd: ActOnCombat, now_ms: int) -> Decision[State]:
     out = Outcome()
     if isinstance(action, AnnulAction | CypherRerollInitiative):
         moderate(state, cmd, out, now_ms)
+        return out.decision(state)
+    if isinstance(action, ResumeAction):
+        resuming.resume(state, out, action, cmd, now_ms)
         return out.decision(state)
     if state.turn is not None and state.turn.pending is not None:
         raise RuleViolation(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.cypher import actions, opening, view
+from services.turns.domain.cypher import actions, opening, resuming, view
 from services.turns.domain.cypher.flow import check_end, end_turn
 from services.turns.domain.cypher.state import CypherCombat, TurnEnd
 from services.turns.interface import State, TurnsRuleset
@@ -92,6 +92,10 @@ class CypherTurns:
 
     def timers(self, state: State) -> dict[str, int]:
         return {tid: t.due_ms for tid, t in CypherCombat.parse(state).timers.items()}
+
+    def stalled(self, state: State, quiet_ms: int) -> str | None:
+        found = resuming.stall(CypherCombat.parse(state), quiet_ms)
+        return found.value if found is not None else None
 
 
 def _conforms() -> TurnsRuleset:

@@ -32,6 +32,7 @@ class TurnEnd(StrEnum):
     TIMEOUT = "timeout"
     DOWN = "down"
     STUNNED = "stunned"
+    RESUMED = "resumed"
 
 
 class _Part(BaseModel):

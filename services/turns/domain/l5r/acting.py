@@ -1,6 +1,7 @@
 """One l5r action (``combat.act``): who may act when, then the action itself.
 
-Order of the common checks: ``combat_ended``; a moderator's ``annul`` / ``l5r.grant_void``;
+Order of the common checks: ``combat_ended``; a moderator's ``annul`` / ``resume`` /
+``l5r.grant_void``;
 ``not_in_combat``; preparation-only actions (``wrong_phase``); reactions allowed outside the
 turn (speaking, Curso de combate's choice, Cambiar iniciativa, Golpe final, Reducción de
 heridas, fleeing); ``action_pending``; ``not_your_turn``; ``character_down``;
@@ -11,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.l5r import flow, moving, voiding
+from services.turns.domain.l5r import flow, moving, resuming, voiding
 from services.turns.domain.l5r.fighter import Fighter, GolpeFinal, Stance, Status
 from services.turns.domain.l5r.in_turn import in_turn
 from services.turns.domain.l5r.state import L5rCombat, TurnEnd
-from shared.actions_base import AnnulAction, PactAction
+from shared.actions_base import AnnulAction, PactAction, ResumeAction
 from shared.errors import RuleViolation
 from shared.messages import COMBATANT_FLED
 from shared.outcome import Outcome
@@ -47,6 +48,8 @@ def act(state: L5rCombat, cmd: ActOnCombat, now_ms: int) -> Outcome:
         if not cmd.moderator:
             raise RuleViolation("forbidden", None, needs="moderator")
         flow.end_combat(state, out, now_ms, None, EndReason.ANNULLED, action.reason)
+    elif isinstance(action, ResumeAction):
+        resuming.resume(state, out, action, cmd, now_ms)
     elif isinstance(action, L5rGrantVoid):
         voiding.grant(state, out, action, moderator=cmd.moderator)
     elif isinstance(action, PactAction):
@@ -133,6 +136,8 @@ def out_of_turn(state: L5rCombat, out: Outcome, action: Any, p: Fighter, now_ms:
     if isinstance(action, L5rSpeak):
         speak(out, action)
     elif isinstance(action, L5rTide):
+        if not p.can_fight:
+            raise RuleViolation("character_down", "l5r Curso de combate", rank=str(p.rank))
         if action.against is not None and action.against not in state.opponents(action.actor):
             raise RuleViolation("not_an_opponent", "l5r Curso de combate", target=action.against)
         p.tide_against = action.against

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.l5r import acting, flow, opening, view, wounds
+from services.turns.domain.l5r import acting, flow, opening, resuming, view, wounds
 from services.turns.domain.l5r.fighter import GolpeFinal
 from services.turns.domain.l5r.state import L5rCombat, TurnEnd
 from services.turns.interface import State, TurnsRuleset
@@ -63,6 +63,10 @@ class L5rTurns:
 
     def timers(self, state: State) -> dict[str, int]:
         return {tid: t.due_ms for tid, t in L5rCombat.parse(state).timers.items()}
+
+    def stalled(self, state: State, quiet_ms: int) -> str | None:
+        found = resuming.stall(L5rCombat.parse(state), quiet_ms)
+        return found.value if found is not None else None
 
 
 def _conforms() -> TurnsRuleset:

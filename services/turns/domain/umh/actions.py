@@ -1,8 +1,9 @@
 """Actions of API.md "Actions": the checks every action shares, then its type's module.
 
 Every action is checked, in order: the combat has not ended (``combat_ended``, umh 4.1.1);
-``join`` (its actor is not a participant yet, umh 1.2.4) and ``annul`` (a moderator's, umh
-4.2.4) go to their modules; otherwise the actor is a participant (``not_in_combat``);
+``join`` (its actor is not a participant yet, umh 1.2.4), ``annul`` (a moderator's, umh
+4.2.4) and ``resume`` (a moderator's, of a stalled combat: ``resuming``) go to their
+modules; otherwise the actor is a participant (``not_in_combat``);
 ``reconnect`` goes to its module (umh 4.3.3); anyone else must be able to act: not down,
 fled or out (``character_down``, umh 4.1.1), nor disconnected (``character_down``, umh
 4.3.3: he reconnects first). Then the checks of the action's type, in its module:
@@ -15,12 +16,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.umh import basic_commands, joins, leaving, preparation
+from services.turns.domain.umh import basic_commands, joins, leaving, preparation, resuming
 from services.turns.domain.umh.defending import react
 from services.turns.domain.umh.participant import DISCONNECTED
 from services.turns.domain.umh.skills import use_skill
 from services.turns.domain.umh.state import CombatState
-from shared.actions_base import AnnulAction, FleeAction, PactAction, PassTurnAction
+from shared.actions_base import (
+    AnnulAction,
+    FleeAction,
+    PactAction,
+    PassTurnAction,
+    ResumeAction,
+)
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.outcome import Outcome
@@ -52,6 +59,9 @@ def act(state_dict: dict[str, Any], cmd: ActOnCombat, now_ms: int) -> Decision[d
         return out.decision(state)
     if isinstance(action, AnnulAction):
         leaving.annul(state, out, action, cmd.moderator, now_ms)
+        return out.decision(state)
+    if isinstance(action, ResumeAction):
+        resuming.resume(state, out, action, cmd, now_ms)
         return out.decision(state)
     actor = state.participant(action.actor)
     if isinstance(action, ReconnectAction):

@@ -22,14 +22,32 @@ def end_if_a_side_is_beaten(
 ) -> bool:
     """umh 4.1.1 / 4.1.1.1 / 4.1.1.2 / 4.3.3: a side with nobody left loses; ``reason`` is
     what took its last member out (``defeat``, ``fled``, ``disconnected``). Both sides at
-    once: no winner."""
+    once: no winner. A hit already being resolved comes first (2.1.3: the last action ends
+    after its defenses are resolved): the end waits for its ``action.resolved``, which checks
+    again. True when the combat ended or waits to (nothing else moves meanwhile)."""
     if state.phase == Phase.ENDED:
         return True
     beaten = beaten_sides(state)
     if not beaten:
+        state.end_reason = None  # a side joined while its end waited: the fight goes on
         return False
+    if state.resolving():
+        state.end_reason = state.end_reason or reason
+        return True
     winner = other_side(beaten[0]) if len(beaten) == 1 else None
-    end_combat(state, out, now_ms, winner, reason)
+    end_combat(state, out, now_ms, winner, EndReason(state.end_reason or reason))
+    return True
+
+
+def end_if_agreed(state: CombatState, out: Outcome, now_ms: int) -> bool:
+    """umh 4.1.1.3: once every active member of both sides offered the pact, the combat ends
+    with no winner; a hit already being resolved comes first (2.1.3), whose
+    ``action.resolved`` checks again. True when it ended."""
+    everyone = state.active_members("attackers") + state.active_members("defenders")
+    agreed = bool(state.pact_offers) and all(c in state.pact_offers for c in everyone)
+    if not agreed or state.resolving() or state.phase == Phase.ENDED:
+        return False
+    end_combat(state, out, now_ms, None, EndReason.PACT)
     return True
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from services.turns.domain.umh import conditions, economy, limits
 from services.turns.domain.umh.acting import acting_context, known_skill
-from services.turns.domain.umh.ending import end_combat
+from services.turns.domain.umh.ending import end_combat, end_if_agreed
 from services.turns.domain.umh.events import PACT_OFFERED
 from services.turns.domain.umh.participant import ACTIVE, DISCONNECTED, FLED, SkillInfo
 from services.turns.domain.umh.progress import move_on
@@ -137,8 +137,7 @@ def pact(state: CombatState, out: Outcome, actor: str, now_ms: int) -> None:
     everyone = state.active_members("attackers") + state.active_members("defenders")
     missing = [c for c in everyone if c not in state.pact_offers]
     out.emit(PACT_OFFERED, {"by": actor, "offers": list(state.pact_offers), "missing": missing})
-    if not missing:
-        end_combat(state, out, now_ms, None, EndReason.PACT)
+    end_if_agreed(state, out, now_ms)
 
 
 def annul(

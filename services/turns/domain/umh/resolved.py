@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.turns.domain.umh import conditions, economy, interference
-from services.turns.domain.umh.ending import end_if_a_side_is_beaten
+from services.turns.domain.umh.ending import end_if_a_side_is_beaten, end_if_agreed
 from services.turns.domain.umh.events import PA_REFUNDED, POSITION_CHANGED
 from services.turns.domain.umh.flow import enter_preparation
 from services.turns.domain.umh.inflight import InFlight
@@ -149,7 +149,9 @@ def on_action_resolved(state_dict: State, payload: dict[str, Any], now_ms: int) 
         end_if_a_side_is_beaten(state, out, now_ms, EndReason.DEFEAT)
         return out.decision(state)
     complete(state, out, action_id, action, cancelled)
-    if end_if_a_side_is_beaten(state, out, now_ms, EndReason.DEFEAT):
+    if end_if_a_side_is_beaten(state, out, now_ms, EndReason.DEFEAT) or end_if_agreed(
+        state, out, now_ms
+    ):
         return out.decision(state)
     if action.opening:
         enter_preparation(state, out, now_ms)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.umh import actions, opening, resolved, timers, view
+from services.turns.domain.umh import actions, opening, resolved, resuming, timers, view
 from services.turns.interface import State, TurnsRuleset
 from shared.domain import Decision
 from shared.payloads import ActOnCombat, StartCombat, TimerFired
@@ -44,6 +44,9 @@ class UmhTurns:
 
     def timers(self, state: State) -> dict[str, int]:
         return view.armed_timers(state)
+
+    def stalled(self, state: State, quiet_ms: int) -> str | None:
+        return resuming.stalled(state, quiet_ms)
 
 
 def _conforms() -> TurnsRuleset:

@@ -241,6 +241,8 @@ class CombatState:
     round_timeouts: bool = False
     interference: Interference | None = None
     interference_queue: list[Interference] = field(default_factory=list)
+    end_reason: str | None = None
+    """Why a side was beaten while a hit was being resolved: the end waits for it (2.1.3)."""
 
     # --- queries ---------------------------------------------------------------------
     def participant(self, character: str) -> Participant:
@@ -257,6 +259,10 @@ class CombatState:
     def fighting_members(self, side: str) -> list[str]:
         """The side's members who still count (umh 4.1.1, 4.3.3: within the grace too)."""
         return [c for c in self.sides[side] if self.participants[c].in_fight]
+
+    def resolving(self) -> bool:
+        """umh 2.1.3: a hit whose windows are all in is being resolved (no answer yet)."""
+        return any(a.resolution_requested for a in self.actions.values())
 
     def awaiting_defense(self) -> bool:
         """umh 2.4.2 / A-100: an action with windows is still open or not yet resolved."""

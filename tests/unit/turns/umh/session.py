@@ -167,7 +167,11 @@ class Session(RuleBasedStateMachine):
         assert turn is not None
         assert s["turn_order"][s["turn_index"]] == turn["actor"]
         waiting = any(a["reactions"] or a["answers"] for a in s["actions"].values())
-        assert in_fight(s["participants"][turn["actor"]]) or waiting
+        # umh 2.1.3: a beaten side's end waits for the hit being resolved; the turn stays put
+        ending = s.get("end_reason") and any(
+            a["resolution_requested"] for a in s["actions"].values()
+        )
+        assert in_fight(s["participants"][turn["actor"]]) or waiting or ending
         turn_timers = [tid for tid, t in s["timers"].items() if t["kind"] == "turn"]
         if turn["paused_remaining_ms"] is None:
             assert turn_timers == [turn["timer_id"]]
@@ -197,6 +201,15 @@ class Session(RuleBasedStateMachine):
         if not TURNS.is_active(self.state):
             assert self.armed == set()
             assert self.state["result"] is not None
+
+    @invariant()
+    def something_always_moves_the_combat_on(self) -> None:
+        """Issue 18: a combat that has not ended always has a timer armed or a resolution
+        awaited (never ``no_clock``, what the reconciler reports as stalled; read on the dict,
+        as ``TURNS.stalled`` would parse the whole state on every step)."""
+        s = self.state
+        awaited = any(a["resolution_requested"] for a in s["actions"].values())
+        assert s["phase"] == "ended" or s["timers"] or awaited, "stalled: nothing moves it on"
 
     @invariant()
     def state_round_trips_through_json(self) -> None:

@@ -25,6 +25,7 @@ from .builders import (
     payload,
     play_round,
     rejects,
+    resolved,
     start_cmd,
     types,
     use,
@@ -174,17 +175,26 @@ def test_reconnecting_within_the_grace() -> None:
 
 
 def test_the_disconnected_players_window_closes_at_the_grace() -> None:
-    """umh 4.3.3 / 2.4.2: his defense window expires by itself or at the end of the grace."""
+    """umh 4.3.3 / 2.4.2 / 2.1.3: his defense window expires by itself or at the end of the
+    grace; the hit it leaves is resolved before the combat ends (never after its end)."""
     state, now = disconnected({"timers": {"disconnect_seconds": 60, "defense_seconds": 300}})
     attack = {"type": "skill", "actor": "ana", "skill": ATTACK, "targets": ["bruno"]}
     state = new_state(act(state, attack, now, n="atk"))
     decision = fire_kind(state, "disconnect")
-    assert types(decision)[:3] == [
+    assert types(decision) == [
         "reaction.timed_out",
         "resolution.requested",
         "combatant.disconnected",
     ]
-    assert "combat.ended" in types(decision)
+    state = new_state(decision)
+    assert state["phase"] == "fighting" and state["end_reason"] == "disconnected"
+    refused = rejects(state, {"type": "pass_turn", "actor": "ana"}, now)
+    assert refused.code == "reaction_pending"
+    hit = payload(decision, "resolution.requested")["action_id"]
+    answer = TURNS.on_event(state, "action.resolved", resolved(hit), now_ms=now)
+    assert types(answer) == ["action.completed", "combat.phase_changed", "combat.ended"]
+    result = ended(answer)
+    assert (result.winner, result.reason) == ("attackers", "disconnected")
 
 
 @pytest.mark.parametrize(
@@ -254,3 +264,23 @@ def test_annul_by_a_moderator_only() -> None:
     decision = TURNS.act(state, cmd, now_ms=T0)
     result = ended(decision)
     assert (result.winner, result.reason, result.annul_reason) == (None, "annulled", "trampas")
+
+
+def test_a_pact_agreed_while_a_hit_is_being_resolved_ends_after_that_hit() -> None:
+    """umh 4.1.1.3 / 2.1.3: everyone offers the pact while ana's hit is on its way to
+    services/resolution; the combat ends (no winner, ``pact``) once its ``action.resolved``
+    is in, never before it (it was resolved after ``combat.ended``)."""
+    state = fighting()
+    now = now_of(state)
+    attack = {"type": "skill", "actor": "ana", "skill": ATTACK, "targets": ["bruno"]}
+    state = new_state(act(state, attack, now, n="atk"))
+    timed_out = fire_kind(state, "defense")
+    hit = payload(timed_out, "resolution.requested")["action_id"]
+    state = new_state(timed_out)
+    state = new_state(act(state, {"type": "pact", "actor": "ana"}, now, n="p1"))
+    agreed = act(state, {"type": "pact", "actor": "bruno"}, now, n="p2")
+    assert types(agreed) == ["pact.offered"]
+    state = new_state(agreed)
+    answer = TURNS.on_event(state, "action.resolved", resolved(hit), now_ms=now)
+    result = ended(answer)
+    assert (result.winner, result.reason) == (None, "pact")

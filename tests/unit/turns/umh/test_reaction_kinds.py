@@ -26,6 +26,7 @@ from .builders import (
     now_of,
     payload,
     rejects,
+    resolved,
     types,
 )
 
@@ -186,8 +187,9 @@ def test_a_combo_is_resolved_hit_by_hit() -> None:
 
 
 def test_a_fall_outside_a_hit_closes_his_windows() -> None:
-    """umh 11.2 / 4.1.1.2: a damage-over-time tick fells a target with an open window: the
-    window closes (A-24) and, with nobody left on his side, the combat ends."""
+    """umh 11.2 / 4.1.1.2 / 2.1.3: a damage-over-time tick fells a target with an open window:
+    the window closes (A-24); with nobody left on his side, the combat ends once the hit
+    already being resolved has come back (never before its ``action.resolved``)."""
     state, now = attacked(defenders=("bruno", "carla"))
     down = {"character": "bruno", "cause": "indirect"}
     decision = TURNS.on_event(state, "combatant.down", down, now_ms=now)
@@ -196,7 +198,10 @@ def test_a_fall_outside_a_hit_closes_his_windows() -> None:
     assert state["participants"]["bruno"]["status"] == "down"
     assert TURNS.on_event(state, "combatant.down", down, now_ms=now).state is None
     decision = TURNS.on_event(state, "combatant.down", {"character": "carla"}, now_ms=now)
-    assert payload(decision, "combat.ended")["reason"] == "defeat"
+    assert "combat.ended" not in types(decision)
+    state = new_state(decision)
+    answer = TURNS.on_event(state, "action.resolved", resolved(action_id(1)), now_ms=now)
+    assert payload(answer, "combat.ended")["reason"] == "defeat"
 
 
 def stepping_in(skill: str, **extra: Any) -> dict[str, Any]:

@@ -39,7 +39,8 @@ CONTRAST_CHECK = """() => {
     const size = parseFloat(style.fontSize);
     const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
     if (ratio < (large ? 3 : 4.5)) {
-      bad.push(`${ratio.toFixed(2)} ${el.tagName}.${el.className}: ${node.textContent.trim().slice(0, 40)}`);
+      const text = node.textContent.trim().slice(0, 40);
+      bad.push(`${ratio.toFixed(2)} ${el.tagName}.${el.className}: ${text}`);
     }
   }
   return bad;

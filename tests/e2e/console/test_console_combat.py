@@ -1,5 +1,6 @@
-"""The console in a real browser against the real suite (issue 14): a moderator creates two
-characters, starts a umh combat, watches the clocks count down, acts and reacts for both
+"""The console in a real browser against the real suite (issue 14): from the page alone, an
+operator creates a community, its moderator sets fast timers, creates two characters, starts
+a umh combat, watches the clocks count down, acts and reacts for both
 fighters, reads the narrated hit with its damage breakdown, and sees the combat end and its
 aftermath; a second browser context, a player's viewer link, watches the same combat live
 without anything to act with. Every step leaves a screenshot in tests/e2e/console/artifacts/.
@@ -10,11 +11,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.async_api import Browser, expect
 
 from tests.e2e.console.page import PHONE, Console
-from tests.e2e.referee import HttpCommunity, Referee
+from tests.e2e.referee import Referee
 from tests.support.play import expect as expect_status
 from tests.support.suite import Suite
 
@@ -49,32 +51,55 @@ async def start_combat(mod: Console, room: str) -> str:
     return mod.page.url.rsplit("/", 1)[1]
 
 
-async def viewer_link(community: HttpCommunity, combat_id: str) -> tuple[str, bool]:
+async def viewer_link(client: httpx.AsyncClient, combat_id: str) -> tuple[str, bool]:
     """The player view's link: with a short-lived player stream token bound to the combat
     where the server mints them (then the view hides what the community hides: by default
     exact VIT), else with a frontend key (the page still offers nothing to act with)."""
     body = {"view": "player", "combat": combat_id, "ttl_seconds": 600}
-    answer = await community.client.post("/v1/stream-tokens", json=body)
+    answer = await client.post("/v1/stream-tokens", json=body)
     if answer.status_code == 201:
         return f"player.html#combat={combat_id}&token={answer.json()['token']}", True
     assert answer.status_code == 404, answer.text  # a server without stream tokens
-    key = await community.key("frontend")
-    return f"player.html#combat={combat_id}&key={key}", False
+    key = expect_status(await client.post("/v1/keys", json={"scope": "frontend"}), 201)
+    return f"player.html#combat={combat_id}&key={key.json()['api_key']}", False
+
+
+async def new_community(mod: Console) -> str:
+    """Screen 1 for an operator: a community created with the operator token; its moderator
+    key lands in the sign-in field, and signs in."""
+    await mod.goto("")
+    await mod.page.click("details.operator summary")
+    await mod.page.fill("#admin-token", mod.suite.admin_token)
+    await mod.page.fill("#community-name", "Plaza Mayor")
+    await mod.page.click("#community-form button[type=submit]")
+    key = await mod.page.locator("#community-key").text_content()
+    assert key and key.startswith("rk_"), key
+    await expect(mod.page.locator("#key")).to_have_value(key)
+    await mod.shot("01-sign-in")
+    await mod.page.keyboard.press("Enter")
+    await expect(mod.page.locator("#active-list")).to_be_visible()
+    return key
+
+
+async def fast_timers(mod: Console) -> None:
+    """Screen 4: a 1 s preparation round and one minute to act or defend."""
+    await mod.page.click("#nav a[href='#/settings']")
+    for field, value in (("preparation_seconds", 1), ("turn_seconds", 60), ("defense_seconds", 60)):
+        await mod.field(f"timers.{field}").fill(str(value))
+    await mod.page.click("#settings-save")
+    await expect(mod.page.locator("#settings-form .status-line")).to_have_text("Ajustes guardados.")
 
 
 async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_it(
     browser: Browser, suite: Suite, referee: Referee, shots: Path
 ) -> None:
-    community = await referee.new_community(
-        timers={"preparation_seconds": 1, "turn_seconds": 60, "defense_seconds": 60}
-    )
     mod = await Console.open(browser, suite, shots)
     page = mod.page
-    await mod.goto("")
-    await mod.shot("01-sign-in")
-    await mod.sign_in(community.api_key)
+    key = await new_community(mod)
+    client = referee.client(key)
     await expect(page.locator("#nav a[href='#/settings']")).to_be_visible()  # a moderator
     await mod.shot("02-rooms")
+    await fast_timers(mod)
 
     await create_character(mod, "ana", 1000)
     await create_character(mod, "bruno", 150)
@@ -82,7 +107,7 @@ async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_
     cid = await start_combat(mod, "plaza")
 
     # A player's viewer link, opened in another browser context, follows the combat live.
-    link, hidden_view = await viewer_link(community, cid)
+    link, hidden_view = await viewer_link(client, cid)
     viewer = await Console.open(browser, suite, shots, dark=True)
     await viewer.goto(link)
     await expect(viewer.page.locator("[data-fighter=bruno]")).to_be_visible()
@@ -142,5 +167,5 @@ async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_
     assert not await mod.overflows()
     await viewer.close()
     await mod.close()
-    ended = expect_status(await community.client.get(f"/v1/combats/{cid}"), 200).json()
+    ended = expect_status(await client.get(f"/v1/combats/{cid}"), 200).json()
     assert ended["result"]["winner"] == "attackers", ended["result"]

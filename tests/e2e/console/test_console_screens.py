@@ -181,7 +181,7 @@ async def test_keys_and_viewer_links_and_only_the_player_view_can_be_framed(
     await mod.close()
 
 
-async def test_cypher_and_l5r_combats_show_their_own_state_and_dice(
+async def test_rooms_update_live_and_cypher_and_l5r_combats_show_their_own_state(
     browser: Browser, referee: Referee, shots: Path
 ) -> None:
     community = await referee.new_community()
@@ -189,11 +189,17 @@ async def test_cypher_and_l5r_combats_show_their_own_state_and_dice(
     await register_sheet(community, "dora", pc("Dora"))
     await register_sheet(community, "kenji", samurai("Kenji"))
     await register_sheet(community, "hiro", samurai("Hiro"))
-    cypher = await start_in(community, "cypher", "ciro", ["dora"])
-    l5r = await start_in(community, "l5r", "kenji", ["hiro"])
     mod = await Console.open(browser, referee.suite, shots)
     await mod.sign_in(community.api_key)
     page = mod.page
+    await expect(page.locator("#active-list .empty")).to_be_visible()
+    # Combats started elsewhere appear in the open rooms page, from the event stream.
+    cypher = await start_in(community, "cypher", "ciro", ["dora"])
+    l5r = await start_in(community, "l5r", "kenji", ["hiro"])
+    for started in (cypher, l5r):
+        await expect(page.locator(f"#active-list tr[data-combat={started['id']}]")).to_be_visible()
+    await expect(page.locator("#rooms-list li")).to_have_count(2)
+    await mod.shot("00-rooms-live")
 
     await mod.goto(f"#/combat/{cypher['id']}")
     await expect(page.locator("[data-fighter=ciro] [role=meter]")).to_have_count(3)  # pools

@@ -25,6 +25,14 @@ export default {
   "signin.wrong": "That key is not valid.",
   "signin.welcome": "Signed in as {scope}.",
 
+  "signin.operator": "Operator: create a community",
+  "signin.operator_intro": "With the operator token (REFEREE_ADMIN_TOKEN, in .env after make run). It is not kept.",
+  "signin.admin_token": "Operator token",
+  "signin.community_name": "Community name",
+  "signin.create_community": "Create the community",
+  "signin.community_created": "Community “{name}” created. Its moderator key (shown only now) is already in the field above:",
+  "signin.wrong_token": "That operator token is not valid.",
+
   "rooms.title": "Rooms and combats",
   "rooms.active": "Active combats",
   "rooms.rooms": "Rooms",

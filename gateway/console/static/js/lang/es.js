@@ -25,6 +25,14 @@ export default {
   "signin.wrong": "Esa clave no es válida.",
   "signin.welcome": "Has entrado como {scope}.",
 
+  "signin.operator": "Operador: crear una comunidad",
+  "signin.operator_intro": "Con el token de operador (REFEREE_ADMIN_TOKEN, en .env tras make run). No se guarda.",
+  "signin.admin_token": "Token de operador",
+  "signin.community_name": "Nombre de la comunidad",
+  "signin.create_community": "Crear la comunidad",
+  "signin.community_created": "Comunidad «{name}» creada. Su clave de moderador (se muestra solo ahora) ya está en el campo de arriba:",
+  "signin.wrong_token": "Ese token de operador no es válido.",
+
   "rooms.title": "Salas y combates",
   "rooms.active": "Combates activos",
   "rooms.rooms": "Salas",

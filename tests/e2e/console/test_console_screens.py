@@ -126,6 +126,40 @@ async def test_a_moderator_lifts_a_state_of_the_aftermath_with_a_reason(
     await mod.close()
 
 
+async def test_a_join_waits_with_its_clock_and_a_side_member_vetoes_it_from_the_page(
+    browser: Browser, referee: Referee, shots: Path
+) -> None:
+    community = await referee.new_community()
+    for character in ("ana", "bruno", "carla"):
+        await community.register(character)
+    cid = (await community.start_challenge("ana", "bruno"))["id"]
+    await community.wait_turn(cid, "ana", 1)
+    mod = await Console.open(browser, referee.suite, shots)
+    await mod.sign_in(community.api_key)
+    await mod.goto(f"#/combat/{cid}")
+    page = mod.page
+
+    # carla bursts in on bruno's side (IRRUMPIR), sent from the schema form of the actions.
+    await page.select_option("#action-type", "join")
+    await mod.field("actor", "#action-form").fill("carla")
+    await mod.field("side", "#action-form").select_option("defenders")
+    await mod.field("via", "#action-form").select_option("irrumpir")
+    await page.click("#action-submit")
+    join_clock = page.locator(".clock-row.join time.clock")
+    await expect(join_clock).to_have_text(re.compile(r"^\d+:\d\d$"))
+    await mod.shot("01-join-pending")
+
+    # bruno, the whole side, vetoes: the join is refused (umh 1.2.4.1).
+    await page.select_option("#veto-carla-voter", "bruno")
+    await page.click("#veto-carla")
+    await expect(page.locator("#log li[data-type='join.vetoed']")).to_be_visible()
+    await expect(join_clock).to_have_count(0)
+    await mod.shot("02-join-vetoed")
+    combat = await community.combat(cid)
+    assert combat["pending_joins"] == [] and "carla" not in combat["participants"]
+    await mod.close()
+
+
 async def test_keys_and_viewer_links_and_only_the_player_view_can_be_framed(
     browser: Browser, referee: Referee, shots: Path
 ) -> None:

@@ -109,7 +109,7 @@ export function actionPanel(ctx) {
     return h(
       "div",
       { class: "quick-row" },
-      h("h3", {}, t("act.join_of", { name: nameOf(ctx.names, j.joiner), side: word("side", j.side), via: word("enum", j.via || ""), n: (j.vetoes || []).length, needed: j.vetoes_needed ?? "?" })),
+      h("h3", {}, t("act.join_of", { name: nameOf(ctx.names, j.joiner), side: word("enum", j.side), via: word("enum", j.via || ""), n: (j.vetoes || []).length, needed: j.vetoes_needed ?? "?" })),
       h("label", { for: select.id }, t("act.voter")),
       select,
       veto,

@@ -195,7 +195,7 @@ export function clocks(combat, names) {
     rows.push([label, countdown(r.deadline, { label }), "defense"]);
   }
   for (const j of combat.pending_joins || []) {
-    const label = t("clock.join", { name: nameOf(names, j.joiner), side: word("side", j.side) });
+    const label = t("clock.join", { name: nameOf(names, j.joiner), side: word("enum", j.side) });
     rows.push([label, countdown(j.deadline, { label }), "join"]);
   }
   if (!rows.length) return h("p", { class: "empty" }, t("clock.none"));

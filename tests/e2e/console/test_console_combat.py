@@ -51,15 +51,19 @@ async def start_combat(mod: Console, room: str) -> str:
     return mod.page.url.rsplit("/", 1)[1]
 
 
-async def viewer_link(client: httpx.AsyncClient, combat_id: str) -> tuple[str, bool]:
-    """The player view's link: with a short-lived player stream token bound to the combat
-    where the server mints them (then the view hides what the community hides: by default
-    exact VIT), else with a frontend key (the page still offers nothing to act with)."""
-    body = {"view": "player", "combat": combat_id, "ttl_seconds": 600}
-    answer = await client.post("/v1/stream-tokens", json=body)
-    if answer.status_code == 201:
-        return f"player.html#combat={combat_id}&token={answer.json()['token']}", True
-    assert answer.status_code == 404, answer.text  # a server without stream tokens
+async def viewer_link(mod: Console, client: httpx.AsyncClient, combat_id: str) -> tuple[str, bool]:
+    """The player view's link, from the combat's page: a short-lived player stream token
+    bound to the combat where the server mints them (then the view hides what the community
+    hides: by default exact VIT); on a server without tokens nor viewer keys the page says
+    so, and the viewer uses a frontend key (the page still offers nothing to act with)."""
+    await mod.page.click("#combat-viewer-link")
+    link = mod.page.locator("#combat-link")
+    refused = mod.page.locator("#h-viewer ~ .status-line.error")
+    await expect(link.or_(refused)).to_be_visible()
+    if await link.count():
+        value = await link.input_value()
+        assert re.search(rf"player\.html#combat={combat_id}&(token=st_|key=rk_)", value), value
+        return value.split("/console/", 1)[1], True
     key = expect_status(await client.post("/v1/keys", json={"scope": "frontend"}), 201)
     return f"player.html#combat={combat_id}&key={key.json()['api_key']}", False
 
@@ -107,7 +111,7 @@ async def test_a_moderator_runs_a_umh_combat_from_the_page_and_a_viewer_watches_
     cid = await start_combat(mod, "plaza")
 
     # A player's viewer link, opened in another browser context, follows the combat live.
-    link, hidden_view = await viewer_link(client, cid)
+    link, hidden_view = await viewer_link(mod, client, cid)
     viewer = await Console.open(browser, suite, shots, dark=True)
     await viewer.goto(link)
     await expect(viewer.page.locator("[data-fighter=bruno]")).to_be_visible()

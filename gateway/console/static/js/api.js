@@ -120,7 +120,8 @@ function itemsOf(page, ...names) {
 export async function listPage(path, names, query = {}) {
   try {
     const page = await get(path, { query });
-    return { items: itemsOf(page, ...names), next: page && (page.next ?? page.cursor ?? null) };
+    const next = page && (page.next_cursor ?? page.next ?? null);
+    return { items: itemsOf(page, ...names), next };
   } catch (err) {
     if ([404, 405].includes(err.status)) return null; // this server has no such list
     throw err;

@@ -157,6 +157,8 @@ export default {
   "chars.local_list": "This server does not list characters: these are this session's and its combats'.",
   "chars.open_id": "Open by id",
   "chars.open": "Open",
+  "chars.more": "More",
+  "keys.primary": "the primary one",
   "chars.new": "New character",
   "chars.id": "Id",
   "chars.ruleset": "Rules",

@@ -157,6 +157,8 @@ export default {
   "chars.local_list": "Este servidor no lista personajes: se muestran los de esta sesión y de sus combates.",
   "chars.open_id": "Abrir por id",
   "chars.open": "Abrir",
+  "chars.more": "Más",
+  "keys.primary": "la principal",
   "chars.new": "Nuevo personaje",
   "chars.id": "Id",
   "chars.ruleset": "Reglas",

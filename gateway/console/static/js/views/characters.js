@@ -48,25 +48,28 @@ export async function charactersView(main) {
   );
 
   let timer = null;
+  const row = (c) =>
+    h(
+      "li",
+      {},
+      h("a", { href: `#/characters/${c.id}` }, c.name ? `${c.name} (@${c.id})` : c.id),
+      c.ruleset ? [" ", h("span", { class: "badge" }, word("ruleset", c.ruleset))] : null,
+    );
   async function load() {
-    const { items, listed } = await characterList(search.value.trim());
+    const { items, listed, next } = await characterList(search.value.trim());
+    const list = h("ul", { class: "plain chars" }, items.map(row));
+    const more = h("button", { type: "button", class: "small", id: "chars-more", hidden: !next }, t("chars.more"));
+    let cursor = next;
+    more.addEventListener("click", async () => {
+      const page = await characterList(search.value.trim(), cursor);
+      list.append(...page.items.map(row));
+      cursor = page.next;
+      more.hidden = !cursor;
+    });
     clear(
       results,
       listed ? null : h("p", { class: "help" }, t("chars.local_list")),
-      items.length
-        ? h(
-            "ul",
-            { class: "plain chars" },
-            items.map((c) =>
-              h(
-                "li",
-                {},
-                h("a", { href: `#/characters/${c.id}` }, c.name ? `${c.name} (@${c.id})` : c.id),
-                c.ruleset ? h("span", { class: "badge" }, word("ruleset", c.ruleset)) : null,
-              ),
-            ),
-          )
-        : emptyNote(t("chars.none")),
+      items.length ? [list, more] : emptyNote(t("chars.none")),
     );
   }
   search.addEventListener("input", () => {

@@ -1,14 +1,15 @@
 // Screen 3: one combat, live. Sides and fighters, turn order, clocks, the narrated log, the dice,
 // the aftermath once it ends, and (for a signed-in key) acting for a character.
-import { get, openapi } from "../api.js";
+import { get, openapi, session } from "../api.js";
 import { clear, fmtTime, h, keepFocus } from "../dom.js";
 import { t, word } from "../i18n.js";
 import { openStream } from "../stream.js";
 import { actionPanel } from "./actions.js";
 import { diceSection } from "./dice.js";
 import { clocks, sidesView, turnOrder } from "./fighters.js";
+import { shownOnce, viewerLink } from "./keys.js";
 import { logEntry } from "./log.js";
-import { nameOf, phaseBadge, section } from "./shared.js";
+import { nameOf, phaseBadge, section, statusLine } from "./shared.js";
 
 export function combatView(main, ctx, id) {
   return combatScreen(main, ctx, id, { player: false });
@@ -46,6 +47,7 @@ export async function combatScreen(main, ctx, id, { player }) {
         section(t("combat.order"), "h-order", order),
         section(t("combat.clocks"), "h-clocks", clockBox),
         panel ? panel.el : null,
+        !player && session.isModerator ? viewerBox(id) : null,
         section(t("combat.dice"), "h-dice", diceBox),
         player ? null : h("div", { id: "aftermath-box" }, after),
       ),
@@ -216,4 +218,21 @@ export async function combatScreen(main, ctx, id, { player }) {
     clearTimeout(timer);
     clearTimeout(diceTimer);
   };
+}
+
+// A moderator hands out a viewer link to this combat from its page.
+function viewerBox(combatId) {
+  const out = h("div", { "aria-live": "polite" });
+  const status = statusLine();
+  const button = h("button", { type: "button", id: "combat-viewer-link" }, t("keys.viewer"));
+  button.addEventListener("click", async () => {
+    try {
+      const { link, until } = await viewerLink(combatId);
+      const help = until ? t("keys.viewer_until", { until: fmtTime(until) }) : t("keys.viewer_help");
+      clear(out, shownOnce(t("keys.viewer_created"), link, "combat-link"), h("p", { class: "help" }, help));
+    } catch (err) {
+      status.fail(err.status === 422 ? t("keys.no_viewer_scope") : err);
+    }
+  });
+  return section(t("keys.viewer_title"), "h-viewer", h("p", { class: "help" }, t("keys.viewer_intro")), button, status.el, out);
 }

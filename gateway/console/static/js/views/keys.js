@@ -71,7 +71,8 @@ export async function keysView(main) {
                 }
               });
               const when = k.created_at || (k.created_at_ms && new Date(k.created_at_ms).toISOString());
-              return h("li", {}, h("code", {}, k.key_id), ` · ${t(`scope.${k.scope}`)}`, when ? ` · ${fmtTime(when)}` : "", " ", revoke);
+              const primary = k.primary ? ` · ${t("keys.primary")}` : "";
+              return h("li", {}, h("code", {}, k.key_id), ` · ${t(`scope.${k.scope}`)}${primary}`, when ? ` · ${fmtTime(when)}` : "", " ", revoke);
             }),
           )
         : emptyNote(t("keys.none")),
@@ -109,7 +110,7 @@ export async function viewerLink(combatId) {
   return { link: url.toString(), until: null };
 }
 
-function shownOnce(title, secret, id) {
+export function shownOnce(title, secret, id) {
   const input = h("input", { id, type: "text", readonly: true, value: secret, class: "secret" });
   const copy = h("button", { type: "button", class: "small" }, t("keys.copy"));
   copy.addEventListener("click", () => {

@@ -82,8 +82,16 @@ function roomList(items) {
     { class: "plain" },
     items.map((r) => {
       const name = typeof r === "string" ? r : r.room || r.id || r.name;
-      const count = typeof r === "object" ? (r.active_combats ?? r.active ?? null) : null;
-      return h("li", {}, h("strong", {}, name), count !== null ? ` · ${t("rooms.count", { n: count })}` : "");
+      const active = typeof r === "object" ? (r.active_combats ?? null) : null;
+      const ids = Array.isArray(active) ? active : [];
+      const count = Array.isArray(active) ? active.length : active;
+      return h(
+        "li",
+        { "data-room": name },
+        h("strong", {}, name),
+        count !== null ? ` · ${t("rooms.count", { n: count })} ` : "",
+        ids.map((id, i) => h("a", { href: `#/combat/${id}` }, `#${i + 1}`)),
+      );
     }),
   );
 }

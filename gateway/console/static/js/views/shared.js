@@ -32,8 +32,8 @@ export function statusLine() {
 
 // The community's characters: GET /v1/characters (with ?q=) where the server lists them,
 // else those this session created or saw in combats.
-export async function characterList(q = "") {
-  const page = await listPage("/v1/characters", ["characters", "items", "data"], { q, limit: 100 });
+export async function characterList(q = "", cursor = null) {
+  const page = await listPage("/v1/characters", ["characters", "items", "data"], { q, limit: 100, cursor });
   if (page) {
     return {
       listed: true,

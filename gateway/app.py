@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from redis.asyncio import Redis
 
-from gateway import errors
+from gateway import console, errors
 from gateway.bodies import BodyGuard
 from gateway.commands import CommandClient
 from gateway.context import Gateway
@@ -161,4 +161,5 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         app.include_router(module.router)
     app.include_router(aftermath.router)
     app.include_router(dice.router)
+    console.mount(app)
     return app

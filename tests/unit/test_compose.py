@@ -308,7 +308,21 @@ def test_package_data_ships_in_the_image() -> None:
     """A non-editable install ships only .py files unless pyproject.toml lists the rest."""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     package_data = pyproject.get("tool", {}).get("setuptools", {}).get("package-data", {})
-    patterns = [p for values in package_data.values() for p in values]
+    # A pattern is relative to its package's folder (setuptools); "*" does not cross folders.
+    patterns = [
+        (ROOT / package.replace(".", "/"), pattern)
+        for package, values in package_data.items()
+        for pattern in values
+    ]
+
+    def shipped(path: Path) -> bool:
+        return any(
+            path.is_relative_to(folder)
+            and fnmatch.fnmatch(path.relative_to(folder).as_posix(), pattern)
+            and path.relative_to(folder).as_posix().count("/") == pattern.count("/")
+            for folder, pattern in patterns
+        )
+
     missing = [
         str(path.relative_to(ROOT))
         for top in ("shared", "services", "gateway")  # what the processes import at run time
@@ -317,7 +331,7 @@ def test_package_data_ships_in_the_image() -> None:
         and path.suffix not in (".py", ".pyc", ".md")
         and path.name != "ruff.toml"  # lint configuration (the ban in pure rules), not run time
         and "__pycache__" not in path.parts
-        and not any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns)
+        and not shipped(path)
     ]
     assert not missing, f"add to [tool.setuptools.package-data] in pyproject.toml: {missing}"
 

@@ -25,6 +25,7 @@ from redis.asyncio.client import Pipeline
 
 from shared.keys import Keys
 from shared.outbox_entry import ArmTimer
+from shared.redis_streams import text
 from shared.timers import TimerStore
 
 
@@ -209,7 +210,7 @@ class WebhookStore:
             start += len(ids)
             async with self._redis.pipeline(transaction=False) as pipe:
                 for raw_id in ids:
-                    pipe.get(self._keys.webhook_delivery(tenant, _text(raw_id)))
+                    pipe.get(self._keys.webhook_delivery(tenant, text(raw_id)))
                 records = await pipe.execute()
             for raw in records:
                 if raw is None:
@@ -221,6 +222,3 @@ class WebhookStore:
                     break
         return found
 
-
-def _text(value: object) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)

@@ -221,4 +221,3 @@ class WebhookStore:
                 if len(found) >= limit:
                     break
         return found
-

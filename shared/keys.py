@@ -167,6 +167,14 @@ class Keys:
         """Sorted set of the community's combat ids by start time."""
         return f"{self.ns}:{{tenant:{tenant}}}:combats"
 
+    def characters_index(self, tenant: str) -> str:
+        """Sorted set (all scores 0, ordered by id): the community's character ids."""
+        return f"{self.ns}:{{tenant:{tenant}}}:characters"
+
+    def rooms_index(self, tenant: str) -> str:
+        """Sorted set (all scores 0, ordered by name): the rooms a combat was started in."""
+        return f"{self.ns}:{{tenant:{tenant}}}:rooms"
+
     def room_index(self, tenant: str, room: str) -> str:
         return f"{self.ns}:{{tenant:{tenant}}}:room:{room}"
 

@@ -200,6 +200,8 @@ def verdict(results: list[dict[str, Any]]) -> list[str]:
         ):
             if r.get(key):
                 bad.append(f"{r['scenario']}: {key} = {r[key]}")
+        if r.get("keys_with_two_actions"):
+            bad.append(f"{r['scenario']}: {r['keys_with_two_actions']} keys applied twice")
         if r.get("pairs_both_acknowledged"):
             bad.append(f"{r['scenario']}: {r['pairs_both_acknowledged']} pairs both applied")
         if r.get("not_fired_after_restart"):

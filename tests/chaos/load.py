@@ -261,7 +261,7 @@ class Player:
         actor = combat["turn"]["actor"]
         pending = combat.get("pending_reactions") or []
         if self.idles(combat, pending):
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.5)
             return
         if pending:
             reaction = pending[0]
@@ -272,7 +272,7 @@ class Player:
             )
             return
         if combat["turn"].get("paused_remaining") is not None:
-            await asyncio.sleep(0.05)  # a hit is being resolved: the clock is paused
+            await asyncio.sleep(0.25)  # a hit is being resolved: the clock is paused
             return
         other = next(c for c in combat["participants"] if c != actor)
         if combat["participants"][actor]["pa"] >= 2:

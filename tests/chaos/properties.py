@@ -8,6 +8,8 @@ import asyncio
 import time
 import uuid
 
+import httpx
+
 from tests.chaos.check import check
 from tests.chaos.fire import merged, under_fire
 from tests.chaos.load import (
@@ -82,7 +84,8 @@ async def burst(
     action acknowledged). A key answered with two action ids applied twice."""
     started = time.time()
     for _ in range(50):  # a turn to act in (the timers are short: one may be changing)
-        combat = (await community.client.get(f"/v1/combats/{combat_id}")).json()
+        read = await send(community.client, record, "GET", f"/v1/combats/{combat_id}")
+        combat = read.json() if read is not None and read.status_code == 200 else {}
         turn = combat.get("turn")
         if turn and not combat.get("pending_reactions") and turn.get("paused_remaining") is None:
             break
@@ -102,10 +105,12 @@ async def burst(
                 timeout=60,
             )
             for _ in range(20)
-        )
+        ),
+        return_exceptions=True,  # a connection cut is one more request to retry below
     )
-    statuses.extend(a.status_code for a in answers)
-    acked = {a.json()["action_id"]: a.status_code for a in answers if a.status_code in (200, 202)}
+    got = [a for a in answers if isinstance(a, httpx.Response)]
+    statuses.extend(a.status_code for a in got)
+    acked = {a.json()["action_id"]: a.status_code for a in got if a.status_code in (200, 202)}
     last = await send(
         community.client, record, "POST", f"/v1/combats/{combat_id}/actions", body=body, key=key
     )

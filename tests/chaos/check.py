@@ -116,8 +116,10 @@ def judge_combat(record: CombatRecord, attempts: list[Attempt], now_ms: int) -> 
         found = a.action_id in named or any(i in ids for i in a.event_ids)
         if a.action_id and not found:
             f.lost += problem("lost", [f"{a.kind} {a.action_id} answered {a.status}"])
-        missing = [i for i in a.event_ids if i not in ids]
-        f.lost += problem("lost", [f"event {i} answered, not in the log" for i in missing])
+        types = dict(zip(a.event_ids, a.event_types, strict=False))
+        missing = [f"{i} ({types.get(i)})" for i in a.event_ids if i not in ids]
+        told = f"answered {a.status} to {a.kind} {a.action_id} (key {a.key})"
+        f.lost += problem("lost", [f"event {i} {told}, not in the log" for i in missing])
     f.lost += problem("lost", audit.unfinished(events, now_ms))
     f.duplicated += problem("duplicate", audit.duplicates(events))
     timers = audit.timers(events, now_ms)

@@ -83,6 +83,7 @@ class Attempt:
     tries: int = 0
     answered: float | None = None
     event_ids: list[str] = field(default_factory=list)
+    event_types: list[str] = field(default_factory=list)
     """The events a 200 answer carried: each must be in the log."""
 
     @property
@@ -234,7 +235,9 @@ class Player:
             with contextlib.suppress(ValueError, KeyError):
                 attempt.action_id = answer.json().get("action_id")
                 if answer.status_code == 200:
-                    attempt.event_ids = [str(e["id"]) for e in answer.json().get("events") or []]
+                    told = answer.json().get("events") or []
+                    attempt.event_ids = [str(e["id"]) for e in told]
+                    attempt.event_types = [str(e.get("type")) for e in told]
                     self.fresh = answer.json().get("combat")
             if attempt.acknowledged:
                 self.record.successes.append(attempt.answered)

@@ -150,13 +150,20 @@ async def run_soak(
     await stack.start()
     try:
         results = [
-            await measured(stack, lambda s: soak(s, actions=actions, max_seconds=max_seconds))
+            await measured(
+                stack, lambda s: soak(s, actions=actions, max_seconds=max_seconds, keep=kept(out))
+            )
         ]
     finally:
         await stack.stop()
     if out is not None:
         await asyncio.to_thread(write, out, results)
     return results
+
+
+def kept(out: Path | None) -> Path | None:
+    """Where the soak keeps what its checker read (next to ``--out``)."""
+    return None if out is None else out.with_suffix(".read.json")
 
 
 async def measured(stack: Stack, scenario: Scenario) -> dict[str, Any]:

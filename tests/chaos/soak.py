@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from pathlib import Path
 
 from tests.chaos.check import check
 from tests.chaos.load import Record, new_community
@@ -69,6 +70,7 @@ async def soak(
     every: float = 8.0,
     every_after: float = 45.0,
     max_seconds: float | None = None,
+    keep: Path | None = None,
 ) -> Outcome:
     """Play until ``actions`` were acknowledged and every fault hit its minimum (or, with
     ``max_seconds``, until then: the figures say how far it got). Faults come every
@@ -100,7 +102,7 @@ async def soak(
     await asyncio.gather(*players, return_exceptions=True)
     await settle(community, record, within=180)
     faults = stack.faults[first_fault:]
-    figures = await check(community.client, record.attempts, record.combats)
+    figures = await check(community.client, record.attempts, record.combats, keep)
     await community.client.aclose()
     return Outcome(
         "soak",

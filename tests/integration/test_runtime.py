@@ -104,6 +104,39 @@ async def test_a_command_is_committed_then_its_events_published(
     assert events[0].correlation_id == cmd.correlation_id and events[0].final
 
 
+async def test_a_commit_carries_out_its_own_entries_and_leaves_the_outbox_clean(
+    runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
+) -> None:
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c1")
+    await runtime.handle(command("c1", n=2))
+    await runtime.handle(command("c1", n=3))
+    await eventually(lambda: len(events) == 2)
+    assert [e.payload["total"] for e in events] == [2, 5]
+    assert await redis.xlen(agg.outbox) == 0
+    assert await redis.exists(agg.lock) == 0
+    assert await redis.zscore(keys.outbox_dirty("turns"), agg.outbox) is None
+    assert runtime.relay.published == 2
+
+
+async def test_a_commit_behind_older_entries_flushes_them_first_in_order(
+    runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
+) -> None:
+    agg = Keys(namespace).combat("turns", "c1")
+    target = Target(agg, "c1")
+    left = command("c1", n=3)
+    decision = counter(left, None, target, 1)
+    result = await runtime.store.commit(
+        agg, runtime.commits.build(left, target, 0, decision, 1, utcnow())
+    )
+    await redis.delete(agg.lock)  # a process died after this commit; its lock ran out
+    assert result.claim is not None
+    await runtime.handle(command("c1", n=4))
+    await eventually(lambda: len(events) == 2)
+    assert [e.payload["total"] for e in events] == [3, 7]
+    assert await redis.xlen(agg.outbox) == 0
+
+
 async def test_a_redelivered_command_changes_nothing_twice(
     runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
 ) -> None:
@@ -179,8 +212,13 @@ async def test_the_sweeper_publishes_what_a_dead_process_left_in_its_outbox(
     target = Target(agg, "c1")
     cmd = command("c1", n=3)
     decision = counter(cmd, None, target, 1)
-    await runtime.store.commit(agg, runtime.commits.build(cmd, target, 0, decision, 1, utcnow()))
-    # ... and the process died here, before flushing its outbox.
+    result = await runtime.store.commit(
+        agg, runtime.commits.build(cmd, target, 0, decision, 1, utcnow())
+    )
+    # ... and the process died here, before carrying out the entries it claimed; the sweeper
+    # can take the outbox once the claim's lock ran out (LOCK_MS).
+    assert result.claim is not None and await runtime.relay.sweep_once(older_than_ms=0) == 0
+    await redis.delete(agg.lock)
     assert events == []
     assert await runtime.relay.sweep_once(older_than_ms=0) == 1
     await eventually(lambda: [e.payload for e in events] == [{"total": 3}])

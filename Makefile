@@ -11,18 +11,25 @@ SHELL := /bin/bash
 # Nothing here gains from -j, and `run` needs its prerequisites in order.
 .NOTPARALLEL:
 
-PYTHON ?= python3.11
+# The first of these that is Python 3.11 or newer (PYTHON=... on the command line wins).
+PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && echo $$p && break; \
+	done)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two stamps: `run` needs only the runtime (requirements/runtime.txt); `test` and `lint` add
+# the test and lint tools (requirements/dev.txt). Both lock files pin every package with its
+# hashes; `make lock` rebuilds them from pyproject.toml.
+RUNTIME_STAMP := $(VENV)/.runtime
+STAMP := $(VENV)/.dev
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # Only the test folders that exist: git keeps no empty folder, so a fresh clone may lack one.
 TEST_DIRS := $(wildcard tests/unit tests/chain tests/integration tests/e2e tests/chaos)
 TYPED_DIRS := shared services gateway bench tests
 
-.PHONY: help venv install env-file check-deps run test test-all test-unit test-chain \
-	test-integration test-e2e \
+.PHONY: help venv install install-runtime lock python env-file check-deps run test test-all \
+	test-unit test-chain test-integration test-e2e \
 	lint format bench chaos clean
 
 help: ## list the targets
@@ -30,17 +37,42 @@ help: ## list the targets
 		| awk 'BEGIN {FS = ":.*## "} {printf "  %-18s %s\n", $$1, $$2}'
 
 # --- virtual environment -------------------------------------------------------------------
-$(BIN)/python:
+python:
+	@if [ -z "$(PYTHON)" ]; then \
+		echo "Python 3.11 or newer is needed (python3 --version is older or missing)."; \
+		echo "Install it (apt-get install python3, brew install python@3.11) or run"; \
+		echo "make PYTHON=/path/to/python3.11 ..."; exit 1; fi
+
+$(BIN)/python: | python
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when pyproject.toml is newer than the stamp, so a second `make run` is fast.
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[test,lint]'
+# Reinstall only when a lock file is newer than the stamp, so a second `make run` is fast.
+# The locked packages first (every one checked against its hash), then the project itself.
+$(RUNTIME_STAMP): requirements/runtime.txt pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --require-hashes -r requirements/runtime.txt
+	$(BIN)/python -m pip install --no-deps -e .
 	@touch $@
 
-venv: $(STAMP) ## create .venv (python3.11) and install the project with its test and lint extras
+$(STAMP): requirements/dev.txt pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --require-hashes -r requirements/dev.txt
+	$(BIN)/python -m pip install --no-deps -e .
+	@touch $@ $(RUNTIME_STAMP)
+
+install-runtime: $(RUNTIME_STAMP) ## create .venv with the runtime only (what `make run` needs)
+
+venv: $(STAMP) ## create .venv with the runtime and the test and lint tools
 
 install: $(STAMP) ## same as venv
+
+# pip-tools in a virtual environment of its own, so the lock never locks its own tool.
+lock: | python ## rebuild requirements/*.txt (pinned, hashed) from pyproject.toml
+	$(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/python -m pip install -q pip-tools
+	.venv-lock/bin/pip-compile -q --strip-extras --generate-hashes --allow-unsafe \
+		--no-emit-index-url --no-emit-find-links -o requirements/runtime.txt pyproject.toml
+	.venv-lock/bin/pip-compile -q --strip-extras --generate-hashes --allow-unsafe \
+		--no-emit-index-url --no-emit-find-links --extra test --extra lint \
+		-c requirements/runtime.txt -o requirements/dev.txt pyproject.toml
 
 # --- local configuration -------------------------------------------------------------------
 .env:
@@ -53,17 +85,18 @@ install: $(STAMP) ## same as venv
 
 env-file: .env ## create .env with REFEREE_ENV=development and a fresh REFEREE_ADMIN_TOKEN
 
-check-deps: ## check that RabbitMQ (with the consistent-hash plugin) and Redis answer
+check-deps: | python ## check RabbitMQ (with its plugin) and Redis; start/enable what is installed
 	@$(PYTHON) deploy/check_deps.py
 
 # --- running -------------------------------------------------------------------------------
-# honcho merges the four logs and stops every process on Ctrl-C; it also loads .env. It also
-# stops them all when one exits, so each Procfile line runs under deploy/respawn.py, which
-# restarts its process with a backoff. The venv comes first in PATH so that each Procfile
-# line's `python` is the venv's.
-run: venv env-file check-deps ## run the gateway and the three services in the foreground
+# honcho merges the four logs and stops every process on Ctrl-C. It also stops them all
+# when one exits, so each Procfile line runs under deploy/respawn.py, which restarts its
+# process with a backoff. The venv comes first in PATH so that each Procfile line's `python`
+# is the venv's. honcho is given no env file (`-e /dev/null`): it would put .env over the
+# environment; the processes read .env themselves, and there the environment wins.
+run: install-runtime env-file check-deps ## run the gateway and the three services (foreground)
 	exec env PATH="$(CURDIR)/$(BIN):$$PATH" VIRTUAL_ENV="$(CURDIR)/$(VENV)" \
-		$(BIN)/honcho start -f Procfile
+		$(BIN)/honcho start -f Procfile -e /dev/null
 
 bench: venv ## run the load generator (python -m bench)
 	$(BIN)/python -m bench
@@ -108,6 +141,6 @@ format: venv ## apply ruff's fixes and formatting
 # --- cleaning ------------------------------------------------------------------------------
 # Local files only: never touches RabbitMQ or Redis, and keeps .env (it holds the token).
 clean: ## remove .venv, caches and build output
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist
+	rm -rf $(VENV) .venv-lock .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist
 	find . -path ./.git -prune -o -name '*.egg-info' -prune -exec rm -rf {} + \
 		-o -name __pycache__ -prune -exec rm -rf {} +

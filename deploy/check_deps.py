@@ -8,9 +8,13 @@ instead of trusting a bare TCP connect:
 - Redis: ``AUTH`` when the URL has a password, then ``PING``, expecting ``+PONG``;
 - RabbitMQ: the AMQP 0-9-1 protocol header, expecting a ``connection.start`` method frame.
 
+When a server on loopback does not answer and its binary is installed, it is started
+(``rabbitmq-server -detached``; ``redis-server --daemonize yes`` on the URL's port, nothing
+saved to disk) and waited for; when the binary is missing, the message says what to install.
 When RabbitMQ runs on this machine it also asks ``rabbitmq-plugins`` whether the
-consistent-hash exchange plugin is enabled (ARCHITECTURE.md "Scale and placement").
-Exit status 0 when everything answers, 1 otherwise, with how to start what is missing.
+consistent-hash exchange plugin is enabled (ARCHITECTURE.md "Scale and placement") and
+enables it when it is not. ``--no-start`` (or ``CHECK_DEPS_NO_START=1``) only checks.
+Exit status 0 when everything answers, 1 otherwise, with how to fix what is missing.
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ import ssl
 import struct
 import subprocess
 import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -37,6 +45,23 @@ START_RABBITMQ = (
 )
 START_REDIS = 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no'
 ENABLE_PLUGIN = f"HOME={RABBITMQ_HOME} rabbitmq-plugins enable {PLUGIN}"
+# Where Debian and the upstream tarball put RabbitMQ's commands, which a user's PATH may lack
+# (CHECK_DEPS_SBIN overrides it, so a test can run with a PATH of its own only).
+SBIN_DIRS = ("/usr/sbin", "/usr/lib/rabbitmq/bin", "/opt/rabbitmq/sbin")
+INSTALL = {
+    "RabbitMQ": (
+        "RabbitMQ 3.10+ is not installed. Install it with your package manager, e.g.\n"
+        "    apt-get install rabbitmq-server        (Debian, Ubuntu)\n"
+        "    brew install rabbitmq                  (macOS)\n"
+        "  or, with Docker: docker compose --profile deps up -d deps-rabbitmq deps-redis"
+    ),
+    "Redis": (
+        "Redis 7 is not installed. Install it with your package manager, e.g.\n"
+        "    apt-get install redis-server           (Debian, Ubuntu)\n"
+        "    brew install redis                     (macOS)\n"
+        "  or, with Docker: docker compose --profile deps up -d deps-rabbitmq deps-redis"
+    ),
+}
 
 
 class ProbeError(Exception):
@@ -148,9 +173,80 @@ def check_rabbitmq(url: str) -> str:
     return f"RabbitMQ answers AMQP 0-9-1 at {host}:{port}"
 
 
+def find_command(name: str) -> str | None:
+    """``name`` on ``PATH`` or in RabbitMQ's usual sbin folders."""
+    extra = os.environ.get("CHECK_DEPS_SBIN", os.pathsep.join(SBIN_DIRS))
+    return shutil.which(name, path=os.environ.get("PATH", "") + os.pathsep + extra)
+
+
 def find_rabbitmq_plugins() -> str | None:
-    extra = os.pathsep.join(["/usr/sbin", "/usr/lib/rabbitmq/bin", "/opt/rabbitmq/sbin"])
-    return shutil.which("rabbitmq-plugins", path=os.environ.get("PATH", "") + os.pathsep + extra)
+    return find_command("rabbitmq-plugins")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to do about a server that does not answer: run ``command``, or tell ``message``."""
+
+    command: list[str] | None
+    message: str
+
+
+def start_plan(name: str, url: str, which: Callable[[str], str | None]) -> Plan:
+    """How to start the server ``name`` of ``url`` here, or what to tell when it cannot be.
+
+    Only a server on loopback is started, and only from an installed binary.
+    """
+    parts = urlsplit(url)
+    host = parts.hostname or "127.0.0.1"
+    if host not in LOOPBACK:
+        return Plan(None, f"{name} at {host} is not on this machine: start it there")
+    if name == "Redis":
+        binary = which("redis-server")
+        if binary is None:
+            return Plan(None, INSTALL[name])
+        port = str(parts.port or 6379)
+        command = [binary, "--daemonize", "yes", "--bind", "127.0.0.1", "--port", port]
+        return Plan([*command, "--save", "", "--appendonly", "no"], f"starting {name} on {port}")
+    binary = which("rabbitmq-server")
+    if binary is None:
+        return Plan(None, INSTALL[name])
+    return Plan([binary, "-detached"], f"starting {name} ({binary} -detached)")
+
+
+def start_and_wait(name: str, plan: Plan, probe: Callable[[], str], timeout: float) -> str:
+    """Run the plan's command and probe until the server answers; raises ProbeError."""
+    assert plan.command is not None
+    env = {**os.environ, "HOME": RABBITMQ_HOME} if name == "RabbitMQ" else None
+    try:
+        subprocess.run(plan.command, env=env, check=True, timeout=120, capture_output=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise ProbeError(f"{' '.join(plan.command)} failed: {exc}") from exc
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return probe()
+        except (OSError, ProbeError) as exc:
+            if time.monotonic() >= deadline:
+                raise ProbeError(f"started, no answer after {timeout:.0f} s: {exc}") from exc
+            time.sleep(0.5)
+
+
+def enable_plugin() -> tuple[str, str]:
+    """``rabbitmq-plugins enable`` the consistent-hash plugin on the local node."""
+    command = find_rabbitmq_plugins()
+    if command is None:
+        return "FAIL", f"{PLUGIN} is NOT enabled (no rabbitmq-plugins):\n    {ENABLE_PLUGIN}"
+    env = {**os.environ, "HOME": RABBITMQ_HOME}
+    try:
+        done = subprocess.run(
+            [command, "enable", PLUGIN], env=env, capture_output=True, text=True, timeout=120
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return "FAIL", f"could not enable {PLUGIN} ({exc}); run:\n    {ENABLE_PLUGIN}"
+    if done.returncode != 0:
+        last = (done.stdout + done.stderr).strip().splitlines()[-1:] or ["no output"]
+        return "FAIL", f"enabling {PLUGIN} failed ({last[0]}); run:\n    {ENABLE_PLUGIN}"
+    return "ok", f"{PLUGIN} was not enabled: enabled it"
 
 
 def check_plugin(url: str) -> tuple[str, str]:
@@ -196,7 +292,10 @@ def safe_address(url: str) -> str:
     return f"{parts.scheme}://{parts.hostname or '?'}{port}"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    may_start = "--no-start" not in args and os.environ.get("CHECK_DEPS_NO_START") != "1"
+    timeout = float(os.environ.get("CHECK_DEPS_START_TIMEOUT", "120"))
     dotenv = read_dotenv(Path(".env"))
     rabbitmq_url = setting("RABBITMQ_URL", DEFAULT_RABBITMQ_URL, dotenv)
     redis_url = setting("REDIS_URL", DEFAULT_REDIS_URL, dotenv)
@@ -219,12 +318,27 @@ def main() -> int:
             print(f"FAIL  {name} at {safe_address(url)} answered wrongly: {exc}")
             print(f"      Check {name.upper()}_URL (credentials, port, TLS).")
         except OSError as exc:
-            failed = True
-            print(f"FAIL  {name} does not answer at {safe_address(url)}: {exc}")
-            print(f"      Start it on this machine with:\n    {how_to_start}")
+            plan = start_plan(name, url, find_command)
+            if not may_start or plan.command is None:
+                failed = True
+                print(f"FAIL  {name} does not answer at {safe_address(url)}: {exc}")
+                if plan.command is None:
+                    print(f"      {plan.message}")
+                else:
+                    print(f"      Start it on this machine with:\n    {how_to_start}")
+                continue
+            print(f"..    {name} does not answer at {safe_address(url)}: {plan.message}")
+            try:
+                print(f"ok    {start_and_wait(name, plan, partial(check, url), timeout)}")
+                rabbitmq_up = rabbitmq_up or name == "RabbitMQ"
+            except ProbeError as err:
+                failed = True
+                print(f"FAIL  {name}: {err}")
 
     if rabbitmq_up:
         status, message = check_plugin(rabbitmq_url)
+        if status == "FAIL" and may_start:
+            status, message = enable_plugin()
         print(f"{status:<4}  {message}")
         failed = failed or status == "FAIL"
 

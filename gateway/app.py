@@ -15,7 +15,7 @@ from gateway.context import Gateway
 from gateway.cors import Cors
 from gateway.fanout import EventHub
 from gateway.metrics import MetricsMiddleware
-from gateway.ratelimit import RateLimiter
+from gateway.ratelimit import RateLimiter, RateLimitHeaders
 from gateway.recorder import Recorder
 from gateway.routes import (
     actions,
@@ -27,6 +27,7 @@ from gateway.routes import (
     events,
     keys,
     ops,
+    rooms,
     stream_tokens,
     webhooks,
 )
@@ -140,6 +141,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
     )
     errors.install(app)
     app.add_middleware(MetricsMiddleware)
+    app.add_middleware(RateLimitHeaders)
     app.add_middleware(
         BodyGuard,
         max_bytes=settings.referee_max_body_bytes,
@@ -152,6 +154,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         settings_routes,
         characters,
         combats,
+        rooms,
         actions,
         events,
         stream_tokens,

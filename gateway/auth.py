@@ -12,7 +12,8 @@ import json
 import secrets
 import time
 import uuid
-from typing import Annotated
+from datetime import UTC, datetime
+from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request
 from redis.asyncio import Redis
@@ -70,12 +71,13 @@ async def _key_principal(request: Request, gw: Gateway) -> Principal:
 
 async def admit(request: Request, gw: Gateway, principal: Principal) -> None:
     """The key's rate limit (429 beyond it), then the principal is the request's."""
-    wait = await gw.limiter.take(gw.keys.rate_bucket(principal.key_id))
-    if wait is not None:
+    quota = await gw.limiter.quota(gw.keys.rate_bucket(principal.key_id))
+    request.state.rate_limit = quota.headers()  # gateway/ratelimit.py: on every answer
+    if quota.wait is not None:
         raise ApiError(
             "rate_limited",
-            headers={"Retry-After": str(int(wait))},
-            details={"retry_after_seconds": wait, "key_id": principal.key_id},
+            headers={"Retry-After": str(int(quota.wait)), **quota.headers()},
+            details={"retry_after_seconds": quota.wait, "key_id": principal.key_id},
         )
     request.state.principal = principal
 
@@ -172,6 +174,27 @@ class Tenants:
             pipe.hset(self.keys.community_keys(community_id), key_id, json.dumps(meta))
             await pipe.execute()
         return key_id, api_key
+
+    async def keys_of(self, community_id: str) -> list[dict[str, Any]]:
+        """The community's keys by id: ``key_id``, ``scope``, ``created_at``, ``primary``."""
+        record = await self.community(community_id) or {}
+        stored = await self.redis.hgetall(self.keys.community_keys(community_id))
+        listed: list[dict[str, Any]] = []
+        for raw_id, raw in stored.items():
+            key_id = raw_id.decode() if isinstance(raw_id, bytes) else str(raw_id)
+            meta = json.loads(raw)
+            created_ms = meta.get("created_at_ms")
+            listed.append(
+                {
+                    "key_id": key_id,
+                    "scope": meta.get("scope"),
+                    "created_at": None
+                    if created_ms is None
+                    else datetime.fromtimestamp(created_ms / 1000, UTC).isoformat(),
+                    "primary": key_id == record.get("primary_key_id"),
+                }
+            )
+        return sorted(listed, key=lambda k: str(k["key_id"]))
 
     async def revoke_key(self, community_id: str, key_id: str) -> bool:
         raw = await self.redis.hget(self.keys.community_keys(community_id), key_id)

@@ -60,6 +60,7 @@ SPANISH: Final[dict[str, str]] = {
     "frozen_field": "no se puede cambiar",
     "value_error": "valor no válido: {error}",
     "stream_id": "debe ser un id de evento <ms>-<seq>, dos enteros sin signo de 64 bits",
+    "cursor_invalid": "no es un cursor de esta lista (use el next_cursor de la página anterior)",
     "assertion_error": "valor no válido: {error}",
 }
 GENERIC: Final = "valor no válido ({msg})"
@@ -72,6 +73,7 @@ ENGLISH: Final[dict[str, str]] = {
     "string_pattern_mismatch": "String should match pattern '{pattern}'",
     "value_error": "Value error, {error}",
     "stream_id": "a stream id <ms>-<seq>, each part an unsigned 64-bit integer",
+    "cursor_invalid": "not a cursor of this list (pass the previous page's next_cursor)",
 }
 
 

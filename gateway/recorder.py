@@ -137,6 +137,7 @@ class Recorder:
                     started = int(env.occurred_at.timestamp() * 1000)
                     pipe.zadd(keys.combats_index(tenant), {env.combat_id: started}, nx=True)
                     pipe.zadd(keys.room_index(tenant, env.room), {env.combat_id: started}, nx=True)
+                    pipe.zadd(keys.rooms_index(tenant), {env.room: 0}, nx=True)
             if hooks is not None and registrations:
                 arms.extend(hooks.queue(pipe, events, registrations))
 

@@ -21,7 +21,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from gateway.errors import ApiError
-from gateway.ratelimit import RateLimiter
+from gateway.ratelimit import Quota, RateLimiter
 from shared.keys import Keys
 
 
@@ -64,12 +64,12 @@ class AuthThrottle:
     def raise_if_blocked(self, state: list[Any]) -> None:
         self._raise_for(self.wait_of(state))
 
-    @staticmethod
-    def _raise_for(wait: float | None) -> None:
+    def _raise_for(self, wait: float | None) -> None:
         if wait is not None:
+            quota = Quota("auth", self.burst, self.rate, 0.0, wait)
             raise ApiError(
                 "rate_limited",
-                headers={"Retry-After": str(int(wait))},
+                headers={"Retry-After": str(int(wait)), **quota.headers()},
                 details={"retry_after_seconds": wait, "reason": "authentication_failures"},
             )
 

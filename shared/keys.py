@@ -97,6 +97,10 @@ class Keys:
     def heartbeat(self, service: str) -> str:
         return f"{self.ns}:heartbeat:{service}"
 
+    def isolated_rooms(self, service: str) -> str:
+        """Set: the rooms ``shared.ops isolate`` gave a queue of their own (drop-namespace)."""
+        return f"{self.ns}:isolated-rooms:{service}"
+
     # --- gateway: tenants and keys ---
     def communities(self) -> str:
         return f"{self.ns}:communities"
@@ -166,6 +170,14 @@ class Keys:
     def combats_index(self, tenant: str) -> str:
         """Sorted set of the community's combat ids by start time."""
         return f"{self.ns}:{{tenant:{tenant}}}:combats"
+
+    def characters_index(self, tenant: str) -> str:
+        """Sorted set (all scores 0, ordered by id): the community's character ids."""
+        return f"{self.ns}:{{tenant:{tenant}}}:characters"
+
+    def rooms_index(self, tenant: str) -> str:
+        """Sorted set (all scores 0, ordered by name): the rooms a combat was started in."""
+        return f"{self.ns}:{{tenant:{tenant}}}:rooms"
 
     def room_index(self, tenant: str, room: str) -> str:
         return f"{self.ns}:{{tenant:{tenant}}}:room:{room}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Path
+from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
@@ -14,7 +14,9 @@ from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
 from gateway.field_errors import found_error, pending_errors
 from gateway.gates import SheetLoader
+from gateway.paging import CursorParam, LimitParam, decode_cursor, encode_cursor
 from shared.payloads import CharacterStatus
+from shared.redis_streams import text
 from shared.sheets import SHEET_ADAPTER, Sheet
 
 router = APIRouter(prefix="/v1/characters", tags=["characters"])
@@ -101,7 +103,55 @@ async def put_character(
     created = await gw.redis.set(key, stored, nx=True)
     if not created:
         await gw.redis.set(key, stored)
+    await gw.redis.zadd(gw.keys.characters_index(principal.community_id), {character_id: 0})
     return JSONResponse({"id": character_id, **body}, status_code=201 if created else 200)
+
+
+@router.get("", operation_id="list_characters")
+async def list_characters(
+    principal: Annotated[Principal, Depends(current_principal)],
+    gw: Annotated[Gateway, Depends(gateway)],
+    q: Annotated[
+        str | None,
+        Query(min_length=1, max_length=80, description="part of the id or the name, any case"),
+    ] = None,
+    limit: LimitParam = 50,
+    cursor: CursorParam = None,
+) -> dict[str, Any]:
+    """The community's characters by id (``id``, ``name``, ``ruleset``); ``q`` keeps those
+    whose id or name contains it; page with ``cursor``."""
+    tenant = principal.community_id
+    position = decode_cursor(cursor, "id")
+    low = "-" if position is None else f"({position['id']}"
+    needle = q.casefold() if q else None
+    found: list[dict[str, Any]] = []
+    offset = 0
+    while len(found) < limit:
+        ids = [
+            text(raw)
+            for raw in await gw.redis.zrangebylex(
+                gw.keys.characters_index(tenant), low, "+", start=offset, num=4 * limit
+            )
+        ]
+        if not ids:
+            break
+        offset += len(ids)
+        sheets = await gw.redis.mget([gw.keys.character_sheet(tenant, cid) for cid in ids])
+        for cid, raw in zip(ids, sheets, strict=True):
+            sheet = json.loads(raw) if raw is not None else None
+            if not isinstance(sheet, dict):
+                continue
+            name = str(sheet.get("name", ""))
+            if needle is not None and needle not in f"{cid}\n{name}".casefold():
+                continue
+            found.append({"id": cid, "name": name, "ruleset": sheet.get("ruleset")})
+            if len(found) >= limit:
+                break
+    more = len(found) >= limit
+    return {
+        "characters": found,
+        "next_cursor": encode_cursor({"id": found[-1]["id"]}) if more else None,
+    }
 
 
 @router.get("/{character_id}")

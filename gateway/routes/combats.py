@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -17,6 +17,7 @@ from gateway.gates import ask_states
 from gateway.idempotency import Answer, idempotent
 from gateway.ids import CombatId
 from gateway.narration import storyteller
+from gateway.paging import CursorParam, LimitParam, decode_cursor, encode_cursor
 from gateway.player_view import maxima_of, player_combat, player_event
 from gateway.principal import View
 from gateway.routes.characters import load_sheet
@@ -144,6 +145,7 @@ async def start_combat(
         async with gw.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(gw.keys.combats_index(tenant), {combat_id: started}, nx=True)
             pipe.zadd(gw.keys.room_index(tenant, body.room), {combat_id: started}, nx=True)
+            pipe.zadd(gw.keys.rooms_index(tenant), {body.room: 0}, nx=True)
             await pipe.execute()
         return Answer(201, fill_vitality(combat, sheets), location)
 
@@ -201,24 +203,34 @@ async def list_combats(
     combats: Annotated[CombatReader, Depends(reader)],
     room: Annotated[Room | None, Query()] = None,
     active: Annotated[bool | None, Query()] = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: LimitParam = 50,
+    cursor: CursorParam = None,
     view: ViewParam = None,
 ) -> dict[str, Any]:
-    """The community's combats, newest first; ``room`` and ``active`` filter them."""
+    """The community's combats, newest first; ``room`` and ``active`` filter them; page with
+    ``cursor`` (the previous page's ``next_cursor``)."""
     tenant = principal.community_id
+    position = decode_cursor(cursor, "at", "id")
     visibility = None
     if principal.view_of(view) == "player":
         visibility = (await load_settings(gw, tenant)).visibility
     index = gw.keys.room_index(tenant, room) if room else gw.keys.combats_index(tenant)
+    top = "+inf" if position is None else position["at"]
     found: list[dict[str, Any]] = []
-    start = 0
+    last: dict[str, Any] | None = None
+    offset = 0
     while len(found) < limit:
-        ids = await gw.redis.zrevrange(index, start, start + 4 * limit - 1)
-        if not ids:
+        batch = await gw.redis.zrevrangebyscore(
+            index, top, "-inf", start=offset, num=4 * limit, withscores=True
+        )
+        if not batch:
             break
-        start += len(ids)
-        for raw in ids:
-            combat = await combats.view(text(raw), tenant)
+        offset += len(batch)
+        for raw, score in cast(list[tuple[Any, float]], batch):
+            combat_id, at = text(raw), int(score)
+            if position is not None and at == position["at"] and combat_id >= position["id"]:
+                continue  # on the previous page (ties are ordered by id, descending)
+            combat = await combats.view(combat_id, tenant)
             if combat is None:
                 continue
             if active is not None and (combat["phase"] != "ended") != active:
@@ -226,9 +238,11 @@ async def list_combats(
             if not principal.may_read(str(combat.get("room")), combat["id"]):
                 continue
             found.append(combat if visibility is None else player_combat(combat, visibility))
+            last = {"at": at, "id": combat_id}
             if len(found) >= limit:
                 break
-    return {"combats": found}
+    more = len(found) >= limit and last is not None
+    return {"combats": found, "next_cursor": encode_cursor(last) if more and last else None}
 
 
 @router.get("/{combat_id}/log")

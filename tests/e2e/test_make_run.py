@@ -87,7 +87,7 @@ async def make_run(
             runner.proc.wait(10)
         await delete_namespace_keys(redis, suite.namespace)
         await redis.aclose()
-        await delete_namespace_broker(rabbitmq_url, suite.namespace, partitions=suite.partitions)
+        await delete_namespace_broker(rabbitmq_url, suite.namespace)
 
 
 async def service_pids(redis: Redis, keys: Keys, service: str) -> set[int]:

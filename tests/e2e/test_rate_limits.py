@@ -47,6 +47,8 @@ async def test_a_flooding_key_is_limited_and_another_community_is_not(
     limited = [a for a in answers if a.status_code == 429]
     body = error_of(limited[0], 429, "rate_limited")
     assert int(limited[0].headers["Retry-After"]) >= 1
+    assert limited[0].headers["RateLimit-Policy"] == '"key";q=20;w=10'
+    assert limited[0].headers["RateLimit"].startswith('"key";r=0;t=')
     assert body["details"]["retry_after_seconds"] >= 1
 
     quiet_answers = await asyncio.gather(*(quiet.client.get("/v1/settings") for _ in range(10)))

@@ -192,6 +192,9 @@ class GatewaySettings(CommonSettings):
     referee_webhook_concurrency: int = Field(16, ge=1, le=1000)
     referee_webhook_poll_seconds: float = Field(0.2, gt=0, le=60)
     referee_webhook_allow_private: bool = False
+    # GET /metrics needs `Authorization: Bearer <this>` when set; in production it is not
+    # served at all without one (deploy/README.md "Observability").
+    referee_metrics_token: str = ""
 
     @model_validator(mode="after")
     def _admin_token(self) -> GatewaySettings:

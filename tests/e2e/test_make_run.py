@@ -108,7 +108,8 @@ async def test_a_killed_service_comes_back_and_the_others_stay_up(
         assert runner.running(), runner.text()[-3000:]
         with contextlib.suppress(httpx.HTTPError):
             async with httpx.AsyncClient(base_url=suite.base_url, timeout=5) as client:
-                if (await client.get("/readyz")).status_code == 200:
+                answer = await client.get("/readyz")
+                if answer.status_code == 200 and answer.json().get("status") == "ready":
                     return True
         return None
 

@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable
 
 from prometheus_client import start_http_server
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from shared import liveness
 from shared.bus import Bus
@@ -29,6 +31,31 @@ log = get_logger(__name__)
 def redis_client(url: str, *, max_connections: int = 64) -> Redis:
     pool = BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
     return Redis(connection_pool=pool)
+
+
+READY_PROBE = "referee:ready-probe"
+"""A key nobody writes: reading it fails with ``LOADING`` while Redis loads its data."""
+
+
+async def until_redis_ready(
+    redis: Redis,
+    *,
+    every: float = 0.2,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> int:
+    """Wait while Redis is down or still loading its data after a restart
+    (``BusyLoadingError`` is a connection error): a replica started then must wait, not die
+    on its first command. Returns how many tries failed."""
+    failed = 0
+    while True:
+        try:
+            await redis.exists(READY_PROBE)
+            return failed
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            failed += 1
+            if failed == 1 or failed % 50 == 0:
+                log.warning("redis_not_ready", error=type(exc).__name__, tries=failed)
+            await sleep(every)
 
 
 async def _every(
@@ -52,6 +79,7 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
     configure(level=settings.log_level, json=settings.log_json, service=spec.name)
     keys = Keys(settings.ns)
     redis = redis_client(settings.redis_url)
+    await until_redis_ready(redis)
     bus = Bus.from_settings(settings)
     await bus.connect()
     await bus.declare_topology()

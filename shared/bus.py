@@ -140,6 +140,17 @@ class Bus:
     def is_connected(self) -> bool:
         return self._connection is not None and not self._connection.is_closed
 
+    @property
+    def consuming(self) -> bool:
+        """Connected, with an open consumer channel and consumers registered on it."""
+        channel = self._consumer
+        return (
+            self.is_connected
+            and channel is not None
+            and not channel.is_closed
+            and bool(self._consumer_tags)
+        )
+
     def _channel(self, consumer: bool = False) -> AbstractChannel:
         channel = self._consumer if consumer else self._publisher
         if channel is None:

@@ -52,6 +52,24 @@ UMH_EXAMPLE: dict[str, Any] = {
             "natures": ["fisica"],
             "defense": 80,
         },
+        {
+            "name": "Carga",
+            "tier": 1,
+            "pa": 2,
+            "type": "supplementary",
+            "natures": ["fisica"],
+            "physical_preparation": True,
+        },
+        {
+            "name": "Presagio",
+            "tier": 1,
+            "pa": 1,
+            "type": "defensive",
+            "defense_kind": "anticipation",
+            "natures": ["fisica"],
+            "damage": 50,
+            "precognition": True,
+        },
     ],
 }
 

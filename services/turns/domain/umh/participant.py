@@ -60,6 +60,8 @@ class SkillInfo:
     teleport: bool = False
     covers_allies: bool = False
     melee: bool = False
+    physical_preparation: bool = False
+    precognition: bool = False
 
     @property
     def key(self) -> str:

@@ -14,7 +14,8 @@ Checks in the fight, in order (the first failing one is raised):
 8. price: two 0-PA actions per own turn (3.3), PA with the 3.4 surcharge (3.1.2);
 9. ``check_declaration`` of shared/rulesets/umh (umh 5 - 12).
 Then PA are spent and every counter moves; an offensive skill opens one window per target
-and pauses the clock (2.4.2); anything else goes straight to resolution.
+and pauses the clock (2.4.2); a supplementary one opens a window for every opponent able to
+anticipate or annul it (8.2.2.2, 8.2.3.1); anything else goes straight to resolution.
 """
 
 from __future__ import annotations
@@ -27,7 +28,12 @@ from services.turns.domain.umh.events import SLOTS_RAISED
 from services.turns.domain.umh.flow import pause_turn
 from services.turns.domain.umh.inflight import InFlight
 from services.turns.domain.umh.participant import Participant, SkillInfo
-from services.turns.domain.umh.reactions import declare, open_reactions, request_resolution_if_ready
+from services.turns.domain.umh.reactions import (
+    declare,
+    open_interjections,
+    open_reactions,
+    request_resolution_if_ready,
+)
 from services.turns.domain.umh.state import CombatState
 from shared.errors import RuleViolation
 from shared.messages import TURN_PAUSED
@@ -166,6 +172,8 @@ def use_skill(
         interference.after_skill(state, out, skill)
     if skill.offensive and flight.targets:
         open_reactions(state, out, action_id, now_ms)
+    elif skill.type == "supplementary":
+        open_interjections(state, out, action_id, skill, now_ms)
     if not flight.has_windows:
         request_resolution_if_ready(state, out, action_id)
         return

@@ -51,7 +51,7 @@ FIELDS: dict[str, Kind] = {
         full_defense_bonus general_action golpe_final granted_by hardness height hit
         hits holder hurt id ignored_targets immune_until index initiative_base
         initiative_roll initiator intellect interference is_state item joined
-        joined_at_ms joiner kept key kind knocked_down late left levels max meters might
+        joined_at_ms joiner kept key kind knocked_down late left levels limb max meters might
         missing mode moderator mounted move_actions movement_left name natures needed
         needs note npc_target_number offensive offensive_1pa_this_round offers opening
         option order out owned pa pa_bonus pa_spent pact_offers paralyzed partner
@@ -98,7 +98,7 @@ FIELDS: dict[str, Kind] = {
     ),
     **_named(Kind.EFFECTS, "effect effects"),
     **_named(Kind.EFFECT_DETAIL, "actions_left amount"),
-    **_named(Kind.SECRET, "moderator_key settings sheet sheets tenant"),
+    **_named(Kind.SECRET, "moderator_key settings sheet sheets stats tenant"),
 }
 
 # Where a key means something else in one event type's ``data`` (its top level only).

@@ -70,6 +70,16 @@ UMH_EXAMPLE: dict[str, Any] = {
             "damage": 50,
             "precognition": True,
         },
+        {
+            "name": "Tajo cercenador",
+            "tier": 2,
+            "pa": 4,
+            "type": "offensive",
+            "natures": ["fisica"],
+            "damage": 200,
+            "reach": 1,
+            "effects": [{"kind": "state", "type": "amputacion", "limb": "brazo"}],
+        },
     ],
 }
 

@@ -43,6 +43,7 @@ RULES: Final = {
     "reaction.timed_out": "umh 2.4.2",
     "round.ended/stalemate": "umh 2.3.3.1",
     "reaction.requested/anticipation": "umh 8.2.2.4",
+    "reaction.requested/reflected": "umh 8.2.5.2",
     "join.requested": "umh 1.2.4.1",
     "join.veto_cast": "umh 1.2.4.1",
     "combatant.joined": "umh 1.2.4",
@@ -117,6 +118,17 @@ def reaction_requested(e: Said) -> str:
             by=e.who("anticipation_by"),
             at=e.clock(e.get("deadline_ms")),
         ) + e.cite("reaction.requested/anticipation")
+    if e.get("reflected_by"):
+        return e.t(
+            T(
+                "{reactor} puede defenderse de {skill}, devuelto por {by}, hasta {at}",
+                "{reactor} may defend against {skill}, sent back by {by}, until {at}",
+            ),
+            reactor=e.who("reactor"),
+            skill=e.get("skill"),
+            by=e.who("reflected_by"),
+            at=e.clock(e.get("deadline_ms")),
+        ) + e.cite("reaction.requested/reflected")
     return (
         e.t(
             T(

@@ -34,6 +34,7 @@ from services.turns.domain.umh.reactions import (
     close_window,
     declare_use,
     open_answer,
+    open_reflected,
     request_resolution_if_ready,
 )
 from services.turns.domain.umh.state import CombatState
@@ -110,6 +111,16 @@ def check_supplementary(flight: InFlight, skill: SkillInfo | None, react: ReactA
         raise RuleViolation("invalid_target", "umh 8.2.5.2", target=react.redirect_to)
 
 
+def check_reflected(window: Reaction, skill: SkillInfo | None) -> None:
+    """umh 8.2.5.2: a reflected hit is defended (block, external defense, evasion), annulled
+    or taken by its new target; it is not anticipated nor countered (nobody attacks him: the
+    skill is already annulled for its user), nor reflected again (one reflection per hit)."""
+    if window.reflected_by is None or skill is None:
+        return
+    if skill.defense_kind in ("anticipation", "reflection", "counter"):
+        raise RuleViolation("invalid_request", "umh 8.2.5.2", reason=skill.defense_kind)
+
+
 def reached(flight: InFlight, skill: SkillInfo | None) -> list[str]:
     """Whom the skill reaches, for the checks of reach (8.1.1.3.1, 8.2.2.5): its targets. A
     supplementary skill is stopped near its user (whom an anticipation or annulment must
@@ -173,6 +184,7 @@ def react(
         raise RuleViolation("anticipation_chain", "umh 8.2.2.4.1", skill=skill.name)
     if anticipator is None:
         check_supplementary(flight, skill, action)
+        check_reflected(window, skill)
     cost = check_skill(state, player, skill, action, now_ms) if skill else 0
     check_redirect(state, action)
     attacker = anticipator or flight.attacker
@@ -189,8 +201,8 @@ def react(
         redirect_to=action.redirect_to,
         attack_is_anticipation=anticipator is not None
         and flight.reactions[anticipator].kind == "anticipation",
-        targets=[action.actor] if anticipator else reached(flight, skill),
-        squares=[] if anticipator else flight.squares,
+        targets=[action.actor] if anticipator or window.reflected_by else reached(flight, skill),
+        squares=[] if anticipator or window.reflected_by else flight.squares,
     )
     if skill is not None and skill.uses_per_week is not None:
         declare_use(out, react_id, action.actor, skill.name, state.round, skill.uses_per_week)
@@ -224,4 +236,7 @@ def react(
     )
     if anticipator is None and answerable(window, skill):
         open_answer(state, out, action.action_id, action.actor, now_ms, to=window.kind)
+    if anticipator is None and window.kind == "reflection" and flight.offensive:
+        to = action.redirect_to or flight.attacker
+        open_reflected(state, out, action.action_id, action.actor, to, now_ms)
     request_resolution_if_ready(state, out, action.action_id)

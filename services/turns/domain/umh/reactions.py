@@ -130,6 +130,27 @@ def open_interjections(
         out.emit(REACTION_REQUESTED, _requested(action_id, action, cid, deadline))
 
 
+def open_reflected(
+    state: CombatState, out: Outcome, action_id: str, reflector: str, to: str, now_ms: int
+) -> None:
+    """umh 8.2.5.2 / 8.1.1.3.1: a reflection sends the hit to ``to`` (its executor or an
+    opponent of the reflector); it stays annulled for its first target, and its new target
+    may defend it like any hit aimed at him: he gets a window of his own. Only the first
+    reflection of a hit sends it anywhere (the hit is annulled once)."""
+    action = state.actions[action_id]
+    player = state.participants.get(to)
+    if player is None or not player.in_fight or to in action.reactions:
+        return
+    if any(w.reflected_by is not None for w in action.reactions.values()):
+        return
+    deadline = now_ms + ms(state.settings.defense_seconds)
+    timer_id = arm_timer(state, out, "defense", deadline, {"action_id": action_id, "reactor": to})
+    action.reactions[to] = Reaction(deadline_ms=deadline, timer_id=timer_id, reflected_by=reflector)
+    payload = _requested(action_id, action, to, deadline)
+    payload["reflected_by"] = reflector
+    out.emit(REACTION_REQUESTED, payload)
+
+
 def open_answer(
     state: CombatState,
     out: Outcome,

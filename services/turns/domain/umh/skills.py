@@ -22,7 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.umh import conditions, economy, interference, limits, rulechecks
+from services.turns.domain.umh import (
+    approach,
+    conditions,
+    economy,
+    interference,
+    limits,
+    rulechecks,
+)
 from services.turns.domain.umh.acting import INTERFERENCE, OWN, Context, acting_context, known_skill
 from services.turns.domain.umh.events import SLOTS_RAISED
 from services.turns.domain.umh.flow import pause_turn
@@ -115,6 +122,7 @@ def commit(
         weapon_effects=action.weapon_effects,
     )
     declare(state, out, action_id, flight, skill)
+    approach.approach(state, out, action.actor, skill.reach, names)
     return flight
 
 

@@ -220,6 +220,8 @@ class CombatState:
     round: int = 0
     positions: dict[str, list[int]] = field(default_factory=dict)
     heights: dict[str, str] = field(default_factory=dict)
+    home_heights: dict[str, str] = field(default_factory=dict)
+    """umh 10.2.3: where those who closed in this turn stand outside it (``approach``)."""
     turn_order: list[str] = field(default_factory=list)
     turn_index: int = 0
     turn_seq: int = 0

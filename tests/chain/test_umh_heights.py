@@ -53,7 +53,7 @@ async def hit(community: ChainCommunity, cid: str, skill: str, target: str) -> N
     ("home", "skill", "held"),
     [
         pytest.param("alzada", "Puño", "suelo", id="umh-10.2.3.1-T000-10-melee-from-alzada"),
-        pytest.param("voladora", "Lanza", "alzada", id="umh-10.2.3.2-T000-11-reach-3-from-voladora"),
+        pytest.param("voladora", "Lanza", "alzada", id="umh-10.2.3.2-T000-11-reach-3"),
         pytest.param("suelo", "Puño", "suelo", id="umh-10.2.3-on-the-same-height-nobody-moves"),
     ],
 )

@@ -30,6 +30,12 @@ class SkillAction(_Action):
     weapon_effects: SkillName | None = Field(
         None, description="umh 12.3: with two weapons, the one whose additional effects apply"
     )
+    to: Square | None = Field(
+        None, description="umh 7.1.1 Teletransportadora: the free square a teleport takes him to"
+    )
+    height: Literal["suelo", "alzada", "voladora"] | None = Field(
+        None, description="umh 7.1.1 Teletransportadora: the height a teleport takes him to"
+    )
 
 
 class ReactAction(_Action):

@@ -70,6 +70,8 @@ class InFlight:
     answers: dict[str, Reaction] = field(default_factory=dict)
     weapons: list[str] = field(default_factory=list)
     weapon_effects: str | None = None
+    teleport_to: list[int] | None = None
+    teleport_height: str | None = None
 
     @property
     def all_reactions_in(self) -> bool:

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.umh import approach, conditions, economy, interference, stats
+from services.turns.domain.umh import (
+    approach,
+    conditions,
+    economy,
+    interference,
+    stats,
+    teleport,
+)
 from services.turns.domain.umh.ending import end_if_a_side_is_beaten, end_if_agreed
 from services.turns.domain.umh.events import PA_REFUNDED, POSITION_CHANGED
 from services.turns.domain.umh.flow import enter_preparation
@@ -118,6 +125,7 @@ def complete(
             position = {"character": action.attacker, "height": skill.sets_position}
             out.emit(POSITION_CHANGED, position)
         interference.grant(state, out, action_id, action, skill)
+    teleport.complete(state, out, action, cancelled)
     del state.actions[action_id]
     out.emit(
         ACTION_COMPLETED,

@@ -29,6 +29,7 @@ from services.turns.domain.umh import (
     interference,
     limits,
     rulechecks,
+    teleport,
 )
 from services.turns.domain.umh.acting import INTERFERENCE, OWN, Context, acting_context, known_skill
 from services.turns.domain.umh.events import SLOTS_RAISED
@@ -120,6 +121,8 @@ def commit(
         pa_spent=cost,
         weapons=list(action.weapons),
         weapon_effects=action.weapon_effects,
+        teleport_to=[action.to[0], action.to[1]] if action.to else None,
+        teleport_height=action.height,
     )
     declare(state, out, action_id, flight, skill)
     approach.approach(state, out, action.actor, skill.reach, names)
@@ -173,6 +176,7 @@ def use_skill(
     economy.check_pa(player, cost)
     squares = [(s[0], s[1]) for s in targets[1]]
     check_declaration(state, action, skill, targets[0], squares, in_own_turn=context == OWN)
+    teleport.check(state, action, skill)
     if action_id in state.actions:
         raise RuleViolation("invalid_request", None, action_id=action_id)
     flight = commit(state, out, action, action_id, skill, context, targets, now_ms)

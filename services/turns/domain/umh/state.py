@@ -221,6 +221,8 @@ class CombatState:
     positions: dict[str, list[int]] = field(default_factory=dict)
     heights: dict[str, str] = field(default_factory=dict)
     home_heights: dict[str, str] = field(default_factory=dict)
+    aloft: list[str] = field(default_factory=list)
+    """umh 7.1.1 Teletransportadora: teleported up high, back on the ground after an action."""
     """umh 10.2.3: where those who closed in this turn stand outside it (``approach``)."""
     turn_order: list[str] = field(default_factory=list)
     turn_index: int = 0

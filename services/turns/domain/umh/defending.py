@@ -218,6 +218,8 @@ def react(
         )
     if interjected:
         flight.reactions[action.actor] = window
+    if flight.opening and skill is not None and anticipator is None:
+        state.opening_answers[action.actor] = skill.name
     window.skill = skill.name if skill else None
     window.resist = action.resist
     window.kind = skill.defense_kind if skill else ("resist" if action.resist else None)

@@ -196,14 +196,15 @@ def use_skill(
 
 
 def allowed_in_preparation(state: CombatState, actor: str, skill: SkillInfo) -> bool:
-    """umh 1.3.2 / 1.3.3 / 1.3.6: skills that say so; and the preparation skill that the
-    aggressor's opening skill needs, right after the attack."""
+    """umh 1.3.2 / 1.3.3 / 1.3.5 / 1.3.6: skills that say so; and the preparation skill that
+    the skill used in the opening attack needs: the aggressor's offensive skill (1.3.6), or
+    the defensive skill a target answered it with (1.3.5)."""
     if skill.preparation:
         return True
-    if actor != state.initiator or state.opening_skill is None:
-        return False
-    opening = state.participants[actor].skill(state.opening_skill)
-    needed = opening.requires_preparation if opening else None
+    initiator = actor == state.initiator
+    used = state.opening_skill if initiator else state.opening_answers.get(actor)
+    info = state.participants[actor].skill(used) if used else None
+    needed = info.requires_preparation if info else None
     return needed is not None and needed.casefold() == skill.key
 
 

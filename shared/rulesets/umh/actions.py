@@ -93,6 +93,15 @@ class StandUpAction(_Action):
     type: Literal["stand_up"]
 
 
+class DisputeAction(_Action):
+    """Moderator only: ``actor``'s ``skill`` is in doubt (refused until ruled, umh 1.1.5), or
+    ruled usable again (``disputed: false``)."""
+
+    type: Literal["dispute"]
+    skill: SkillName
+    disputed: StrictBool = True
+
+
 UMH_ACTIONS = (
     SkillAction,
     ReactAction,
@@ -103,4 +112,5 @@ UMH_ACTIONS = (
     DisconnectAction,
     ReconnectAction,
     StandUpAction,
+    DisputeAction,
 )

@@ -329,6 +329,9 @@ class Skill(_Strict):
     requires_preparation: str | None = Field(
         None, max_length=80, description="umh 1.3.6: the preparation skill it needs first"
     )
+    disputed: StrictBool = Field(
+        False, description="umh 1.1.5: in doubt, refused until a moderator rules on it"
+    )
     physical_preparation: StrictBool = Field(
         False,
         description="umh 8.2.2.2.1: a supplementary skill with a visible physical preparation "

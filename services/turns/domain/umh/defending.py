@@ -26,7 +26,7 @@ reflection, RESISTIR).
 
 from __future__ import annotations
 
-from services.turns.domain.umh import conditions, economy, limits, rulechecks
+from services.turns.domain.umh import conditions, disputes, economy, limits, rulechecks
 from services.turns.domain.umh.acting import known_skill
 from services.turns.domain.umh.inflight import InFlight, Reaction
 from services.turns.domain.umh.participant import Participant, SkillInfo
@@ -180,6 +180,8 @@ def react(
     if skill is not None and skill.type != "defensive":
         raise RuleViolation("not_a_defense", "umh 8.1.1.3", skill=skill.name)
     conditions.check_reaction(player, skill)
+    if skill is not None:
+        disputes.check(player, skill)
     if anticipator is not None and skill is not None and skill.defense_kind == "anticipation":
         raise RuleViolation("anticipation_chain", "umh 8.2.2.4.1", skill=skill.name)
     if anticipator is None:

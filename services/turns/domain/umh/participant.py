@@ -61,6 +61,7 @@ class SkillInfo:
     covers_allies: bool = False
     melee: bool = False
     physical_preparation: bool = False
+    disputed: bool = False
     reach: int = 1
     precognition: bool = False
 

@@ -61,6 +61,7 @@ def skill_info(skill: Skill) -> SkillInfo:
         covers_allies=skill.covers_allies,
         melee=skill.melee,
         physical_preparation=skill.physical_preparation,
+        disputed=skill.disputed,
         reach=skill.reach,
         precognition=skill.precognition,
     )

@@ -25,6 +25,7 @@ from typing import Any
 from services.turns.domain.umh import (
     approach,
     conditions,
+    disputes,
     economy,
     interference,
     limits,
@@ -166,6 +167,7 @@ def use_skill(
         raise RuleViolation("no_trigger", "umh 8.1.1.3", skill=skill.name)
     context = acting_context(state, action.actor, skill)
     conditions.check_skill(player, skill)
+    disputes.check(player, skill)
     if context == INTERFERENCE:
         interference.check_skill(state, skill)
     targets = split_targets(state, action.actor, skill, list(action.targets))
@@ -220,6 +222,7 @@ def prepare(
     if skill.offensive or not allowed_in_preparation(state, action.actor, skill):
         raise RuleViolation("not_allowed_in_prep", "umh 1.3.2", skill=skill.name)
     conditions.check_skill(player, skill)
+    disputes.check(player, skill)
     targets = split_targets(state, action.actor, skill, list(action.targets))
     check_limits(state, player, skill, now_ms)
     cost = economy.cost_of(player, skill)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.play import error_of
 from tests.support.sheets import JSON, offensive
 from tests.support.steps import register_with
 from tests.support.table import ChainCommunity, ChainReferee
@@ -76,3 +77,19 @@ async def test_10_2_4_1_a_later_attack_moves_him_again(referee: ChainReferee) ->
     assert await height_of(community, cid, "ana") == "alzada"
     await community.pass_turn(cid, "ana")
     assert await height_of(community, cid, "ana") == "alzada"
+
+
+async def test_10_2_5_picking_up_a_fallen_weapon_puts_him_on_the_ground(
+    referee: ChainReferee,
+) -> None:
+    """ana (voladora) was disarmed: equipping her sword from the ground puts her on the
+    ground until her turn ends; bruno may not do it out of his turn."""
+    community, cid = await fight(referee, "voladora", {"bruno": "suelo"})
+    pick = {"type": "equip", "actor": "ana", "item": "Espada", "from_ground": True}
+    answer = await community.act_ok(cid, pick)
+    assert [e["type"] for e in answer["events"]] == ["item.equipped", "combatant.position_changed"]
+    assert await height_of(community, cid, "ana") == "suelo"
+    other = await community.act(cid, {**pick, "actor": "bruno"})
+    assert error_of(other, 422, "not_your_turn")["rule"] == "umh 2.4.1"
+    await community.pass_turn(cid, "ana")
+    assert await height_of(community, cid, "ana") == "voladora"

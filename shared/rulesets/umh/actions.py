@@ -77,6 +77,11 @@ class VetoJoinAction(_Action):
 class EquipAction(_Action):
     type: Literal["equip"]
     item: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    from_ground: StrictBool = Field(
+        False,
+        description="umh 10.2.5: in his turn, he picks up gear that fell to the ground (he was "
+        "disarmed) and equips it again",
+    )
 
 
 class DisconnectAction(_Action):

@@ -1,4 +1,4 @@
-"""Heights held until the end of a turn (umh 10.2.3 - 10.2.4 / A-39).
+"""Heights held until the end of a turn (umh 10.2.3 - 10.2.5 / A-39, A-11).
 
 Someone in alzada or voladora who uses a skill on someone at a lower height, with a reach
 that does not cover the gap, closes in: until the turn ends he counts at the target's
@@ -15,7 +15,7 @@ from __future__ import annotations
 from services.turns.domain.umh.events import POSITION_CHANGED
 from services.turns.domain.umh.state import CombatState
 from shared.outcome import Outcome
-from shared.rulesets.umh.grid import approach_height, height_name
+from shared.rulesets.umh.grid import approach_height, height_name, regrab_height
 
 APPROACH_RULE = "umh 10.2.3"
 BACK_RULE = "umh 10.2.4"
@@ -42,6 +42,18 @@ def approach(state: CombatState, out: Outcome, actor: str, reach: int, targets: 
         return
     state.home_heights[actor] = home
     _move(state, out, actor, held, APPROACH_RULE)
+
+
+def regrab(state: CombatState, out: Outcome, actor: str) -> None:
+    """umh 10.2.5 / A-11: re-equipping gear that fell to the ground puts him on the ground
+    until the end of the turn in which he picks it up; 10.2.4 applies (a later skill on
+    someone else works his height out again from his own)."""
+    home = state.home_heights.get(actor, state.heights.get(actor, "suelo"))
+    held = regrab_height(home, dropped_to_ground=True)
+    if held == home:
+        return
+    state.home_heights[actor] = home
+    _move(state, out, actor, held, "umh 10.2.5")
 
 
 def settle(state: CombatState, character: str) -> None:

@@ -61,3 +61,31 @@ async def test_2_3_1_3_one_block_per_round_over_http(referee: Referee) -> None:
     body = {"type": "react", "actor": "bruno", "action_id": second["action_id"], "skill": "Bloqueo"}
     again = await community.act(cid, body)
     assert error_of(again, 422, "ability_already_used_this_round")["rule"] == "umh 2.3.1.3"
+
+
+async def test_8_2_5_2_the_new_target_s_window_times_out_and_the_hit_lands(
+    referee: Referee,
+) -> None:
+    """bruno reflects ana's Puño back to her; she does not answer: after defense_seconds her
+    window times out and the hit lands on her, annulled for bruno."""
+    community = await referee.new_community(
+        timers={"preparation_seconds": 1, "turn_seconds": 30, "defense_seconds": 1}
+    )
+    await community.register("ana", vel=7, skills=[offensive("Puño", damage=300)])
+    espejo = {**NADA, "name": "Espejo", "defense_kind": "reflection"}
+    await community.register("bruno", vel=5, skills=[espejo])
+    cid = (await community.start_challenge("ana", "bruno"))["id"]
+    await community.wait_turn(cid, "ana", 1)
+    punch = await community.use_skill(cid, "ana", "Puño", ["bruno"])
+    body = {
+        "type": "react",
+        "actor": "bruno",
+        "action_id": punch["action_id"],
+        "skill": "Espejo",
+        "use_number": 1,
+    }
+    await community.act_ok(cid, body)
+    await community.wait_event(cid, "reaction.timed_out", lambda d: d["reactor"] == "ana")
+    resolved = await resolved_of(community, cid, punch["action_id"])
+    assert resolved["cancelled"] is True
+    assert [(r["target"], r["damage"]) for r in resolved["results"]] == [("ana", 300)]

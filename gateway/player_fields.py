@@ -57,6 +57,7 @@ FIELDS: dict[str, Kind] = {
         option order out owned pa pa_bonus pa_spent pact_offers paralyzed partner
         paused_remaining pending_action pending_attack pending_joins pending_reactions
         percent phase phase_deadline position profile prone purpose raises ran reach
+        reflected_by occupied_by disputed from_ground
         reached_zero_vit reaction reactor ready ready_round reason received recovered
         recovered_this_combat recovers_at refused regains_at remaining_ms
         reroll_next_round resets_at resist rest rested_today rests_taken rests_today

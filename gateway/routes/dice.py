@@ -12,6 +12,7 @@ from gateway.errors import ApiError
 from gateway.field_errors import found_error
 from gateway.ids import CombatId
 from gateway.routes.combats import reader
+from gateway.schemas.answers import CombatDice
 from gateway.views import CombatReader
 from shared.api_types import ApiModel
 from shared.dice.notation import NotationError, parse
@@ -44,7 +45,7 @@ class RollAnswer(BaseModel):
 
 
 @router.post("/v1/dice/roll", response_model=RollAnswer)
-async def free_roll(
+async def roll_dice(
     body: FreeRoll, principal: Annotated[Principal, Depends(current_principal)]
 ) -> RollAnswer:
     """Roll an expression with the server's randomness (not part of any combat)."""
@@ -63,8 +64,8 @@ async def free_roll(
     )
 
 
-@router.get("/v1/combats/{combat_id}/dice")
-async def combat_dice(
+@router.get("/v1/combats/{combat_id}/dice", responses={200: {"model": CombatDice}})
+async def get_combat_dice(
     combat_id: CombatId,
     principal: Annotated[Principal, Depends(current_principal)],
     combats: Annotated[CombatReader, Depends(reader)],

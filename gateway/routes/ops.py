@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from gateway.context import Gateway, gateway
+from gateway.schemas.answers import Health, Readiness
 from shared.messages import SERVICES
 
 router = APIRouter(tags=["operations"])
@@ -18,7 +19,7 @@ router = APIRouter(tags=["operations"])
 _READY_CACHE_S = 1.0
 
 
-@router.get("/healthz")
+@router.get("/healthz", responses={200: {"model": Health}})
 async def healthz() -> dict[str, str]:
     """The process is up."""
     return {"status": "ok"}
@@ -54,7 +55,13 @@ async def _check(gw: Gateway) -> tuple[int, dict[str, Any]]:
     return (200 if ready else 503), {"status": "ready" if ready else "not_ready", "checks": checks}
 
 
-@router.get("/readyz", responses={503: {"description": "not ready (same body)"}})
+@router.get(
+    "/readyz",
+    responses={
+        200: {"model": Readiness},
+        503: {"model": Readiness, "description": "not ready (same body)"},
+    },
+)
 async def readyz(gw: Annotated[Gateway, Depends(gateway)]) -> JSONResponse:
     """RabbitMQ and Redis reachable, and every service has a live consumer on every queue."""
     cache = gw.ready_cache

@@ -28,11 +28,10 @@ from bench.logs import summarise_logs
 from bench.procs import wait_quiet
 from bench.scenario import Plan, run_suite
 from bench.stats import render
+from shared.namespace import drop_namespace
 from tests.support.infra import (
     LOOPBACK_RABBITMQ,
     LOOPBACK_REDIS,
-    delete_namespace_broker,
-    delete_namespace_keys,
     new_namespace,
 )
 from tests.support.suite import Suite
@@ -103,9 +102,9 @@ async def suite_phase(
         return figures
     finally:
         await asyncio.to_thread(suite.stop_all)
-        await delete_namespace_keys(redis, namespace)
+        # What `python -m shared.ops drop-namespace --force` does: queues, exchanges, keys.
+        await drop_namespace(rabbitmq_url, redis, namespace, force=True)
         await redis.aclose()
-        await delete_namespace_broker(rabbitmq_url, namespace, partitions=args.partitions)
         print(f"suite stopped; namespace {namespace} deleted", flush=True)
 
 

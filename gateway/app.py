@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from redis.asyncio import Redis
 
 from gateway import console, errors
+from gateway.availability import Availability
 from gateway.bodies import BodyGuard
 from gateway.commands import CommandClient
 from gateway.context import Gateway
@@ -18,6 +19,7 @@ from gateway.metrics import MetricsMiddleware
 from gateway.openapi import contract, operation_id
 from gateway.ratelimit import RateLimiter, RateLimitHeaders
 from gateway.recorder import Recorder
+from gateway.request_ids import RequestIdMiddleware
 from gateway.routes import (
     actions,
     admin,
@@ -98,7 +100,10 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         bus = Bus.from_settings(settings)
         await bus.connect()
         await bus.declare_topology()
-        client = CommandClient(bus, wait_seconds=settings.referee_request_timeout)
+        availability = Availability(bus)
+        client = CommandClient(
+            bus, wait_seconds=settings.referee_request_timeout, require=availability.require
+        )
         await client.start()
         webhooks = WebhookStore(redis, names, keep_seconds=settings.referee_webhook_keep_seconds)
         recorder = Recorder(redis, bus, names, Deliveries(webhooks))
@@ -115,7 +120,17 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             burst=settings.referee_auth_failure_burst,
         )
         app.state.gateway = Gateway(
-            settings, redis, bus, names, client, recorder, limiter, throttle, hub, webhooks
+            settings,
+            redis,
+            bus,
+            names,
+            client,
+            recorder,
+            limiter,
+            throttle,
+            hub,
+            webhooks,
+            availability=availability,
         )
         if settings.admin_token_generated:
             log.warning(
@@ -151,7 +166,8 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         max_bytes=settings.referee_max_body_bytes,
         timeout_seconds=settings.referee_body_timeout_seconds,
     )
-    app.add_middleware(Cors)  # outermost: every answer, errors included, gets its headers
+    app.add_middleware(Cors)  # every answer, errors included, gets its headers
+    app.add_middleware(RequestIdMiddleware)  # outermost: every answer gets X-Request-ID
     for module in (
         admin,
         keys,

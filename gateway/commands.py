@@ -14,6 +14,7 @@ import contextlib
 import json
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -86,9 +87,17 @@ class _Waiter:
 
 
 class CommandClient:
-    def __init__(self, bus: Bus, *, wait_seconds: float) -> None:
+    def __init__(
+        self,
+        bus: Bus,
+        *,
+        wait_seconds: float,
+        require: Callable[[str], Awaitable[None]] | None = None,
+    ) -> None:
         self._bus = bus
         self._wait_seconds = wait_seconds
+        # Refuses (503) a command for a service that consumes nothing (gateway/availability.py).
+        self._require = require
         self.instance = uuid.uuid4().hex[:12]
         self.reply_queue = bus.names.gateway_replies(self.instance)
         self._waiters: dict[str, _Waiter] = {}
@@ -126,8 +135,11 @@ class CommandClient:
 
         The wait is bounded by the request timeout (``REFEREE_REQUEST_TIMEOUT``): an outcome
         not ``complete`` by then is answered 202. Raises
-        :class:`shared.bus.BusUnavailableError` if the broker did not take the command.
+        :class:`shared.bus.BusUnavailableError` if the broker did not take the command, and
+        a 503 before publishing when the owning service has no consumer.
         """
+        if self._require is not None:
+            await self._require(COMMAND_OWNER[type_])
         env = envelope(
             type_,
             payload,

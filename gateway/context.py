@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import Request
 from redis.asyncio import Redis
 
+from gateway.availability import Availability
 from gateway.commands import CommandClient
 from gateway.fanout import EventHub
 from gateway.ratelimit import RateLimiter
@@ -32,6 +33,7 @@ class Gateway:
     hub: EventHub
     webhooks: WebhookStore
     ready_cache: dict[str, Any] = field(default_factory=dict)
+    availability: Availability | None = None
 
 
 async def gateway(request: Request) -> Gateway:

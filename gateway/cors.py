@@ -34,11 +34,11 @@ from gateway.origins import Origins
 
 EXPOSED = (
     "Location, Retry-After, RateLimit, RateLimit-Policy, Content-Language, "
-    "Idempotent-Replayed, WWW-Authenticate, Allow"
+    "Idempotent-Replayed, WWW-Authenticate, Allow, X-Request-ID"
 )
 REQUEST_HEADERS = (
     "Authorization, Content-Type, Idempotency-Key, If-Match, Last-Event-ID, "
-    "Accept, Accept-Language, Cache-Control"
+    "Accept, Accept-Language, Cache-Control, X-Request-ID"
 )
 MAX_AGE_SECONDS = 600
 PREFLIGHT_VARY = "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"

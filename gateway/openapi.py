@@ -160,7 +160,7 @@ def _refine_operation(
         if keyed and status not in ("401",):
             headers["RateLimit"] = _ref("RateLimit")
             headers["RateLimit-Policy"] = _ref("RateLimit-Policy")
-        if status == "429":
+        if status in ("429", "503"):
             headers["Retry-After"] = _ref("Retry-After")
         if status.startswith("4") or status.startswith("5"):
             headers["Content-Language"] = _ref("Content-Language")

@@ -51,12 +51,12 @@ FIELDS: dict[str, Kind] = {
         full_defense_bonus general_action golpe_final granted_by hardness height hit
         hits holder hurt id ignored_targets immune_until index initiative_base
         initiative_roll initiator intellect interference is_state item joined
-        joined_at_ms joiner kept key kind knocked_down late left levels max meters might
+        joined_at_ms joiner kept key kind knocked_down late left levels limb max meters might
         missing mode moderator mounted move_actions movement_left name natures needed
         needs note npc_target_number offensive offensive_1pa_this_round offers opening
         option order out owned pa pa_bonus pa_spent pact_offers paralyzed partner
         paused_remaining pending_action pending_attack pending_joins pending_reactions
-        percent phase phase_deadline position profile prone purpose raises ran
+        percent phase phase_deadline position profile prone purpose raises ran reach
         reached_zero_vit reaction reactor ready ready_round reason received recovered
         recovered_this_combat recovers_at refused regains_at remaining_ms
         reroll_next_round resets_at resist rest rested_today rests_taken rests_today
@@ -65,8 +65,8 @@ FIELDS: dict[str, Kind] = {
         source spec special speed square stalemate_rounds stall stance started_at_ms
         stat state status step stream stunned success swap_offers target target_number
         targets text this_round tide_against tier timed_out tn to total turn turn_order
-        turn_seq type uncapped until up_to use used uses_this_week value velocidad
-        version vetoes vetoes_needed via vigor_lost vigor_lost_delta void_max
+        turn_seq type uncapped until up_to use used uses_per_round uses_this_week value
+        velocidad version vetoes vetoes_needed via vigor_lost vigor_lost_delta void_max
         void_points void_spent waiting wants_to_stop was_until weapon weapons
         weekly_limit winner zero_pa_actions_this_turn
         """,
@@ -98,7 +98,7 @@ FIELDS: dict[str, Kind] = {
     ),
     **_named(Kind.EFFECTS, "effect effects"),
     **_named(Kind.EFFECT_DETAIL, "actions_left amount"),
-    **_named(Kind.SECRET, "moderator_key settings sheet sheets tenant"),
+    **_named(Kind.SECRET, "moderator_key settings sheet sheets stats tenant"),
 }
 
 # Where a key means something else in one event type's ``data`` (its top level only).

@@ -97,6 +97,10 @@ class Keys:
     def heartbeat(self, service: str) -> str:
         return f"{self.ns}:heartbeat:{service}"
 
+    def isolated_rooms(self, service: str) -> str:
+        """Set: the rooms ``shared.ops isolate`` gave a queue of their own (drop-namespace)."""
+        return f"{self.ns}:isolated-rooms:{service}"
+
     # --- gateway: tenants and keys ---
     def communities(self) -> str:
         return f"{self.ns}:communities"

@@ -5,6 +5,9 @@
 - ``unisolate --service turns --room plaza``: the room falls back to the partitions.
 - ``health --service turns``: exit 0 when a replica's heartbeat is fresh (container checks).
 - ``topology``: declare every exchange and queue of the namespace.
+- ``drop-namespace <ns>``: delete the namespace's queues, exchanges and Redis keys
+  (shared/namespace.py); refused while its queues have consumers unless ``--force``;
+  ``--dry-run`` only lists them.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from redis.asyncio import Redis
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.messages import SERVICES
+from shared.namespace import NamespaceInUseError, drop_namespace
 from shared.settings import ServiceSettings
 
 HEARTBEAT_FRESH_MS = 10_000
@@ -26,12 +30,17 @@ HEARTBEAT_FRESH_MS = 10_000
 
 async def _isolate(settings: ServiceSettings, service: str, room: str, undo: bool) -> str:
     bus = Bus.from_settings(settings)
+    redis = Redis.from_url(settings.redis_url)
+    record = Keys(settings.ns).isolated_rooms(service)
     await bus.connect()
     try:
         await bus.declare_topology()
         if undo:
             await bus.unisolate_room(service, room)
+            await redis.srem(record, room)
             return f"room {room!r} of {service} falls back to the partitions"
+        # Recorded first, so drop-namespace finds the queue even if the next step fails.
+        await redis.sadd(record, room)
         queue = await bus.isolate_room(service, room)
         return (
             f"room {room!r} of {service} now goes to queue {queue!r}; "
@@ -39,6 +48,26 @@ async def _isolate(settings: ServiceSettings, service: str, room: str, undo: boo
         )
     finally:
         await bus.close()
+        await redis.aclose()
+
+
+async def _drop(settings: ServiceSettings, ns: str, force: bool, dry_run: bool) -> int:
+    redis = Redis.from_url(settings.redis_url)
+    try:
+        dropped = await drop_namespace(
+            settings.rabbitmq_url, redis, ns, force=force, dry_run=dry_run
+        )
+    except NamespaceInUseError as exc:
+        print(f"refused: {exc}")
+        return 1
+    finally:
+        await redis.aclose()
+    verb = "would delete" if dry_run else "deleted"
+    print(f"{verb} {len(dropped.queues)} queues, {len(dropped.exchanges)} exchanges", end="")
+    print("" if dry_run else f" and {dropped.keys} keys", f"of namespace {ns!r}")
+    for queue in dropped.queues:
+        print(f"  queue {queue}")
+    return 0
 
 
 async def _health(settings: ServiceSettings, service: str) -> bool:
@@ -71,8 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     health = sub.add_parser("health")
     health.add_argument("--service", choices=SERVICES, required=True)
     sub.add_parser("topology")
+    drop = sub.add_parser("drop-namespace")
+    drop.add_argument("namespace")
+    drop.add_argument("--force", action="store_true", help="even while queues have consumers")
+    drop.add_argument("--dry-run", action="store_true", help="only list what would go")
     args = parser.parse_args(argv)
     settings = ServiceSettings()
+    if args.command == "drop-namespace":
+        return asyncio.run(_drop(settings, args.namespace, args.force, args.dry_run))
     if args.command in ("isolate", "unisolate"):
         print(asyncio.run(_isolate(settings, args.service, args.room, args.command == "unisolate")))
         return 0

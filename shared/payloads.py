@@ -140,6 +140,7 @@ class EffectView(_Payload):
     amount: float | None = None
     actions_left: int | None = None
     source: str | None = Field(None, description="the character whose skill caused it")
+    limb: str | None = Field(None, description="umh 11.5.5: the limb an amputation took")
 
 
 class HitResult(_Payload):

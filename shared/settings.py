@@ -127,7 +127,10 @@ class CommonSettings(BaseSettings):
     referee_namespace: str = Field("referee", pattern=r"^[a-z][a-z0-9_-]{0,40}$")
     rabbitmq_url: str = "amqp://guest:guest@127.0.0.1:5672/"
     redis_url: str = "redis://127.0.0.1:6379/0"
-    referee_partitions: int = Field(32, ge=1, le=1024)
+    # Partition queues per service: a small default that lets several namespaces share one
+    # RabbitMQ on one machine (each queue holds file descriptors); 32 in production
+    # (deploy/README.md "Partitions and broker footprint"). The same for every process.
+    referee_partitions: int = Field(4, ge=1, le=1024)
     referee_delivery_limit: int = Field(10, ge=1, le=1000)
     referee_publish_timeout: float = Field(5.0, gt=0)
     log_level: str = "INFO"
@@ -189,6 +192,9 @@ class GatewaySettings(CommonSettings):
     referee_webhook_concurrency: int = Field(16, ge=1, le=1000)
     referee_webhook_poll_seconds: float = Field(0.2, gt=0, le=60)
     referee_webhook_allow_private: bool = False
+    # GET /metrics needs `Authorization: Bearer <this>` when set; in production it is not
+    # served at all without one (deploy/README.md "Observability").
+    referee_metrics_token: str = ""
 
     @model_validator(mode="after")
     def _admin_token(self) -> GatewaySettings:

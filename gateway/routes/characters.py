@@ -53,6 +53,16 @@ UMH_EXAMPLE: dict[str, Any] = {
             "natures": ["fisica"],
             "defense": 80,
         },
+        {
+            "name": "Tajo cercenador",
+            "tier": 2,
+            "pa": 4,
+            "type": "offensive",
+            "natures": ["fisica"],
+            "damage": 200,
+            "reach": 1,
+            "effects": [{"kind": "state", "type": "amputacion", "limb": "brazo"}],
+        },
     ],
 }
 

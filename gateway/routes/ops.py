@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import hmac
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends, Header, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from gateway.availability import Availability
 from gateway.context import Gateway, gateway
+from gateway.errors import ApiError
 from gateway.schemas.answers import Health, Readiness
-from shared.messages import SERVICES
 
 router = APIRouter(tags=["operations"])
 
@@ -34,25 +36,13 @@ async def _check(gw: Gateway) -> tuple[int, dict[str, Any]]:
     except Exception as exc:
         checks["redis"] = f"down: {exc!r}"
     checks["rabbitmq"] = "ok" if gw.bus.is_connected else "down"
-    consumers: dict[str, str] = {}
-    if gw.bus.is_connected:
-        for service in SERVICES:
-            names = [gw.bus.names.partition(service, i) for i in range(gw.bus.partitions)]
-            try:
-                async with asyncio.timeout(3):
-                    counts = await gw.bus.consumer_counts(names)
-                idle = [n for n, c in counts.items() if c == 0]
-                consumers[service] = "ok" if not idle else f"no consumer on {len(idle)} queues"
-            except Exception as exc:
-                consumers[service] = f"unknown: {exc!r}"
-    checks["consumers"] = consumers
-    ready = (
-        checks["redis"] == "ok"
-        and checks["rabbitmq"] == "ok"
-        and len(consumers) == len(SERVICES)
-        and all(v == "ok" for v in consumers.values())
-    )
-    return (200 if ready else 503), {"status": "ready" if ready else "not_ready", "checks": checks}
+    availability = gw.availability or Availability(gw.bus)
+    checks["consumers"] = await availability.states()
+    # Reads need only Redis: a service that is down costs its commands (503), not the reads.
+    ready = checks["redis"] == "ok" and checks["rabbitmq"] == "ok"
+    serving = ready and all(state == "ok" for state in checks["consumers"].values())
+    status = "ready" if serving else "degraded" if ready else "not_ready"
+    return (200 if ready else 503), {"status": status, "checks": checks}
 
 
 @router.get(
@@ -63,7 +53,9 @@ async def _check(gw: Gateway) -> tuple[int, dict[str, Any]]:
     },
 )
 async def readyz(gw: Annotated[Gateway, Depends(gateway)]) -> JSONResponse:
-    """RabbitMQ and Redis reachable, and every service has a live consumer on every queue."""
+    """Ready (200) while Redis and RabbitMQ answer: reads are served. ``status`` is
+    ``degraded`` when a service has no consumer on some partition (its commands get 503
+    with ``Retry-After``; ``checks.consumers`` says which)."""
     cache = gw.ready_cache
     now = time.monotonic()
     if cache.get("body") is None or now - cache.get("at", 0.0) > _READY_CACHE_S:
@@ -77,6 +69,17 @@ async def readyz(gw: Annotated[Gateway, Depends(gateway)]) -> JSONResponse:
     response_class=PlainTextResponse,
     responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format"}},
 )
-async def metrics() -> Response:
-    """Prometheus text format."""
+async def metrics(
+    gw: Annotated[Gateway, Depends(gateway)],
+    authorization: Annotated[str | None, Header()] = None,
+) -> Response:
+    """Prometheus text format; with ``REFEREE_METRICS_TOKEN`` set, only for
+    ``Authorization: Bearer <token>``; in production, not served without a token."""
+    token = gw.settings.referee_metrics_token
+    if token:
+        offered = (authorization or "").removeprefix("Bearer ").strip()
+        if not hmac.compare_digest(offered.encode(), token.encode()):
+            raise ApiError("unauthorized", status=401, headers={"WWW-Authenticate": "Bearer"})
+    elif gw.settings.referee_env == "production":
+        raise ApiError("not_found", status=404)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

@@ -288,7 +288,7 @@ class Readiness(BaseModel):
     model_config = _examples(
         {"status": "ready", "checks": {"redis": "ok", "rabbitmq": "ok", "consumers": {}}}
     )
-    status: Literal["ready", "not_ready"]
+    status: Literal["ready", "degraded", "not_ready"]
     checks: dict[str, Any]
 
 

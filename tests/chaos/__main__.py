@@ -149,17 +149,22 @@ def write(out: Path, results: list[dict[str, Any]]) -> None:
 
 
 def verdict(results: list[dict[str, Any]]) -> list[str]:
-    """What fails the run: anything lost, doubled or unfired, or a fault that never hit."""
+    """What fails the run: anything unanswered, lost, doubled, stuck, unfired, missing from the
+    aftermath or different from the replay, a stalled combat counted, or a fault that never hit."""
     bad = []
     for r in results:
         if not r.get("redeliveries"):
             bad.append(f"{r['scenario']}: no redelivery observed (the fault did not hit)")
         for key in (
+            "unanswered",
             "lost",
             "duplicated_effects",
+            "stuck",
             "timers_never_fired",
             "timers_fired_twice",
-            "hits_never_resolved",
+            "aftermath_missing",
+            "mismatches",
+            "stalled_combats",
         ):
             if r.get(key):
                 bad.append(f"{r['scenario']}: {key} = {r[key]}")

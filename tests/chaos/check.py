@@ -1,190 +1,187 @@
-"""The checker: read every combat's log and count what went wrong.
+"""The checker: from each combat's log alone, what went wrong under the faults.
 
-- **lost**: an acknowledged action (2xx) of which the log holds no event;
-- **duplicated effects**: one thing that happened twice in a log: an action declared twice,
-  a reaction answered twice, a hit resolved twice, a turn started or ended twice, a combat
-  ended twice;
-- **timers never fired**: a turn or a defense window whose deadline passed (by more than a
-  grace) with nothing closing it, in a combat still running;
-- **timers fired twice**: a turn or a defense window timed out twice;
-- **hits never resolved**: every window of a hit closed, and no ``action.resolved`` for it,
-  in a combat still running (the hit is stuck between turns and resolution).
+One principle: every combat's log (``GET /v1/combats/{id}/log``) is replayed through the umh
+rules (:mod:`tests.chaos.replay`) and the replay is compared with the stored combat
+(``GET /v1/combats/{id}``) and with what the API answered; the log is audited
+(:mod:`tests.chaos.audit`) for duplicates of every event type, actions that never reached
+their final event, timers due that never fired or fired twice, combats that wait for
+nothing, and the aftermath services/states must record for every ended combat.
+
+:func:`judge` is pure (logs in, figures out): the mutation test feeds it logs with each
+kind of loss and duplicate. :func:`check` reads what it needs through the API.
+
+- **lost**: an action answered 2xx of which the log holds nothing; an event a 200 answer
+  carried that the log lacks; a declared action that never completed (a hand-off lost);
+- **unanswered**: a request still unanswered when the player gave up retrying;
+- **duplicated effects**: one thing that happened twice (:func:`tests.chaos.audit.duplicates`);
+- **stuck**: a running combat with no timer armed, quiet past the grace;
+- **timers**: due, fired once, never fired, fired twice;
+- **aftermath**: fighters of ended combats whose history records it / misses it;
+- **mismatches**: fields where the stored combat differs from the replay.
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import httpx
 
+from tests.chaos import audit
 from tests.chaos.load import Attempt, Record, send
+from tests.chaos.replay import compare, replay
 
 JSON = dict[str, Any]
-GRACE_MS = 5000
 
 
 @dataclass
 class Figures:
     attempted: int = 0
     acknowledged: int = 0
+    unanswered: int = 0
     lost: int = 0
     duplicated: int = 0
-    timers_checked: int = 0
+    stuck: int = 0
+    timers_due: int = 0
+    timers_fired: int = 0
     timers_never_fired: int = 0
     timers_fired_twice: int = 0
-    hits_never_resolved: int = 0
+    combats: int = 0
+    combats_ended: int = 0
+    aftermath_applied: int = 0
+    aftermath_missing: int = 0
+    mismatches: int = 0
     problems: list[str] = field(default_factory=list)
 
+    COUNTS = (
+        "attempted",
+        "acknowledged",
+        "unanswered",
+        "lost",
+        "duplicated",
+        "stuck",
+        "timers_due",
+        "timers_fired",
+        "timers_never_fired",
+        "timers_fired_twice",
+        "combats",
+        "combats_ended",
+        "aftermath_applied",
+        "aftermath_missing",
+        "mismatches",
+    )
+
+    def add(self, other: Figures) -> None:
+        for name in self.COUNTS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.problems += other.problems
+
     def as_dict(self) -> JSON:
-        return {
-            "attempted": self.attempted,
-            "acknowledged": self.acknowledged,
-            "lost": self.lost,
-            "duplicated_effects": self.duplicated,
-            "timers_checked": self.timers_checked,
-            "timers_never_fired": self.timers_never_fired,
-            "timers_fired_twice": self.timers_fired_twice,
-            "hits_never_resolved": self.hits_never_resolved,
-            "problems": self.problems[:20],
-        }
+        out: JSON = {name: getattr(self, name) for name in self.COUNTS}
+        out["duplicated_effects"] = out.pop("duplicated")
+        return out | {"problems": self.problems[:20]}
+
+
+@dataclass
+class CombatRecord:
+    """Everything the checker reads of one combat."""
+
+    combat_id: str
+    events: list[JSON]
+    combat: JSON
+    histories: dict[str, list[JSON]] = field(default_factory=dict)
+    statuses: dict[str, JSON] = field(default_factory=dict)
+
+
+def judge_combat(record: CombatRecord, attempts: list[Attempt], now_ms: int) -> Figures:
+    """The figures of one combat (module docstring), from its record and the API's answers."""
+    f = Figures(combats=1)
+    events, cid = record.events, record.combat_id
+
+    def problem(kind: str, items: list[str]) -> int:
+        f.problems += [f"{cid}: {kind}: {item}" for item in items]
+        return len(items)
+
+    named = {e.get("correlation_id") for e in events}
+    named |= {(e.get("data") or {}).get("action_id") for e in events}
+    ids = {e.get("id") for e in events}
+    for a in attempts:
+        f.attempted += 1
+        f.unanswered += problem("unanswered", [f"{a.kind} {a.key}"] if a.status is None else [])
+        if not a.acknowledged:
+            continue
+        f.acknowledged += 1
+        found = a.action_id in named or any(i in ids for i in a.event_ids)
+        if a.action_id and not found:
+            f.lost += problem("lost", [f"{a.kind} {a.action_id} answered {a.status}"])
+        missing = [i for i in a.event_ids if i not in ids]
+        f.lost += problem("lost", [f"event {i} answered, not in the log" for i in missing])
+    f.lost += problem("lost", audit.unfinished(events, now_ms))
+    f.duplicated += problem("duplicate", audit.duplicates(events))
+    timers = audit.timers(events, now_ms)
+    f.timers_due, f.timers_fired = timers.due, timers.fired
+    f.timers_never_fired = problem("timer", timers.never)
+    f.timers_fired_twice = problem("timer", timers.twice)
+    still = audit.stuck(events, now_ms)
+    f.stuck = problem("stuck", [still] if still else [])
+    ended = any(e["type"] == "combat.ended" for e in events)
+    f.combats_ended = int(ended)
+    if ended:
+        applied, missing_aftermath = audit.aftermath(events, record.histories, record.statuses)
+        f.aftermath_applied = applied
+        f.aftermath_missing = problem("aftermath", missing_aftermath)
+    f.mismatches = problem("state vs replay", compare(replay(events), record.combat))
+    return f
+
+
+def judge(records: list[CombatRecord], attempts: list[Attempt], now_ms: int) -> Figures:
+    """Every combat's figures, summed; attempts on combats not read count too."""
+    total = Figures()
+    by_combat: dict[str, list[Attempt]] = {}
+    for a in attempts:
+        by_combat.setdefault(a.combat_id, []).append(a)
+    for record in records:
+        total.add(judge_combat(record, by_combat.pop(record.combat_id, []), now_ms))
+    for combat_id, left in by_combat.items():
+        orphan = CombatRecord(combat_id, [], {})
+        figures = judge_combat(orphan, left, now_ms)
+        figures.combats = 0
+        figures.mismatches = 0
+        total.add(figures)
+    return total
+
+
+async def _get(client: httpx.AsyncClient, path: str) -> Any:
+    answer = await send(client, Record(), "GET", path)
+    if answer is None or answer.status_code != 200:
+        raise RuntimeError(f"cannot read {path}")
+    return answer.json()
 
 
 async def read_log(client: httpx.AsyncClient, combat_id: str) -> list[JSON]:
     events: list[JSON] = []
     after: str | None = None
-    record = Record()
     while True:
-        params = {"limit": "1000", **({"after": after} if after else {})}
-        answer = await send(
-            client,
-            record,
-            "GET",
-            f"/v1/combats/{combat_id}/log?" + "&".join(f"{k}={v}" for k, v in params.items()),
-        )
-        if answer is None or answer.status_code != 200:
-            raise RuntimeError(f"cannot read the log of {combat_id}")
-        page = answer.json()
+        suffix = f"&after={after}" if after else ""
+        page = await _get(client, f"/v1/combats/{combat_id}/log?limit=1000{suffix}")
         events += page["events"]
         if not page.get("next"):
             return events
         after = page["next"]
 
 
-def duplicates(events: list[JSON]) -> list[str]:
-    """Things that must happen at most once per combat, counted."""
-    keys: Counter[tuple[Any, ...]] = Counter()
-    for e in events:
-        d, kind = e["data"], e["type"]
-        if kind == "action.declared":
-            keys[(kind, d.get("action_id"))] += 1
-        elif kind in ("reaction.answered", "reaction.timed_out"):
-            keys[("reaction.closed", d.get("action_id"), d.get("reactor"), d.get("hit", 1))] += 1
-        elif kind == "action.resolved":
-            keys[(kind, d.get("action_id"), d.get("hit", 1))] += 1
-        elif kind in ("turn.started", "turn.timed_out"):
-            keys[(kind, d.get("turn_seq"))] += 1
-        elif kind in ("combat.ended", "combat.started"):
-            keys[(kind,)] += 1
-    return [f"{k} x{n}" for k, n in keys.items() if n > 1]
-
-
-def timer_figures(events: list[JSON], now_ms: int) -> tuple[int, list[str], list[str]]:
-    """(timers checked, never fired, fired twice) for turn timers and defense windows."""
-    ended = any(e["type"] == "combat.ended" for e in events)
-    turns: dict[Any, JSON] = {}
-    windows: dict[Any, JSON] = {}
-    for e in events:
-        d, kind = e["data"], e["type"]
-        if kind == "turn.started":
-            turns[d.get("turn_seq")] = {"deadline": d.get("deadline_ms"), "closed": 0, "to": 0}
-        elif kind == "turn.paused" and turns:
-            turns[max(turns, key=lambda k: k or 0)]["deadline"] = None
-        elif kind == "turn.resumed" and turns:
-            turns[max(turns, key=lambda k: k or 0)]["deadline"] = d.get("deadline_ms")
-        elif kind == "turn.ended" and turns:
-            seq = d.get("turn_seq") or max(turns, key=lambda k: k or 0)
-            turns.setdefault(seq, {"deadline": None, "closed": 0, "to": 0})["closed"] += 1
-        elif kind == "turn.timed_out":
-            turns.setdefault(d.get("turn_seq"), {"deadline": None, "closed": 0, "to": 0})["to"] += 1
-        elif kind == "reaction.requested":
-            key = (d.get("action_id"), d.get("reactor"), d.get("hit", 1))
-            windows[key] = {"deadline": d.get("deadline_ms"), "closed": 0, "to": 0}
-        elif kind in ("reaction.answered", "reaction.timed_out"):
-            key = (d.get("action_id"), d.get("reactor"), d.get("hit", 1))
-            window = windows.setdefault(key, {"deadline": None, "closed": 0, "to": 0})
-            window["closed"] += 1
-            window["to"] += kind == "reaction.timed_out"
-    never: list[str] = []
-    twice: list[str] = []
-    for name, table in (("turn", turns), ("defense", windows)):
-        for key, t in table.items():
-            if t["to"] > 1:
-                twice.append(f"{name} {key} timed out {t['to']} times")
-            due = t["deadline"] is not None and now_ms - int(t["deadline"]) > GRACE_MS
-            if due and not t["closed"] and not t["to"] and not ended:
-                never.append(f"{name} {key} due at {t['deadline']} never closed")
-    return len(turns) + len(windows), never, twice
-
-
-def unresolved(events: list[JSON], now_ms: int) -> list[str]:
-    """Hits whose every defense window closed (more than a grace ago) and that were never
-    resolved, in a combat still running: a hit stuck between turns and resolution (the
-    attacker's clock stays paused and nothing can move the combat on)."""
+async def read_combat(client: httpx.AsyncClient, combat_id: str) -> CombatRecord:
+    events = await read_log(client, combat_id)
+    record = CombatRecord(combat_id, events, await _get(client, f"/v1/combats/{combat_id}"))
     if any(e["type"] == "combat.ended" for e in events):
-        return []
-    windows: dict[tuple[Any, Any], dict[str, int]] = {}
-    resolved: set[tuple[Any, Any]] = set()
-    for e in events:
-        d, kind = e.get("data") or {}, e["type"]
-        key = (d.get("action_id"), d.get("hit", 1))
-        if kind == "reaction.requested":
-            windows.setdefault(key, {"open": 0, "closed_at": 0})["open"] += 1
-        elif kind in ("reaction.answered", "reaction.timed_out"):
-            window = windows.setdefault(key, {"open": 0, "closed_at": 0})
-            window["open"] -= 1
-            window["closed_at"] = max(window["closed_at"], at_ms(e))
-        elif kind == "action.resolved":
-            resolved.add(key)
-    return [
-        f"hit {key} answered at {w['closed_at']} never resolved"
-        for key, w in windows.items()
-        if w["open"] <= 0 and key not in resolved and now_ms - w["closed_at"] > GRACE_MS
-    ]
-
-
-def at_ms(event: JSON) -> int:
-    when = str(event.get("occurred_at") or "")
-    if not when:
-        return 0
-    return int(datetime.fromisoformat(when.replace("Z", "+00:00")).timestamp() * 1000)
+        for name in record.combat.get("participants") or {}:
+            history = await _get(client, f"/v1/characters/{name}/history")
+            record.histories[name] = history.get("history") or []
+            record.statuses[name] = await _get(client, f"/v1/characters/{name}/status")
+    return record
 
 
 async def check(client: httpx.AsyncClient, attempts: list[Attempt], combats: list[str]) -> Figures:
-    figures = Figures(attempted=len(attempts))
-    acknowledged = [a for a in attempts if a.acknowledged]
-    figures.acknowledged = len(acknowledged)
-    now_ms = int(time.time() * 1000)
-    seen: dict[str, set[str]] = {}
-    for combat_id in combats:
-        events = await read_log(client, combat_id)
-        seen[combat_id] = {e["correlation_id"] for e in events}
-        dup = duplicates(events)
-        figures.duplicated += len(dup)
-        figures.problems += [f"{combat_id}: duplicate {d}" for d in dup]
-        checked, never, twice = timer_figures(events, now_ms)
-        figures.timers_checked += checked
-        figures.timers_never_fired += len(never)
-        figures.timers_fired_twice += len(twice)
-        figures.problems += [f"{combat_id}: {p}" for p in never + twice]
-        stuck = unresolved(events, now_ms)
-        figures.hits_never_resolved += len(stuck)
-        figures.problems += [f"{combat_id}: {p}" for p in stuck]
-    for attempt in acknowledged:
-        if attempt.action_id and attempt.action_id not in seen.get(attempt.combat_id, set()):
-            figures.lost += 1
-            figures.problems.append(f"{attempt.combat_id}: {attempt.kind} {attempt.action_id} lost")
-    return figures
+    records = [await read_combat(client, c) for c in combats]
+    return judge(records, attempts, int(time.time() * 1000))

@@ -27,17 +27,10 @@ class Fire:
 
 def merged(a: Figures, b: Figures) -> Figures:
     """The figures of two sets of combats checked apart."""
-    return Figures(
-        attempted=a.attempted + b.attempted,
-        acknowledged=a.acknowledged + b.acknowledged,
-        lost=a.lost + b.lost,
-        duplicated=a.duplicated + b.duplicated,
-        timers_checked=a.timers_checked + b.timers_checked,
-        timers_never_fired=a.timers_never_fired + b.timers_never_fired,
-        timers_fired_twice=a.timers_fired_twice + b.timers_fired_twice,
-        hits_never_resolved=a.hits_never_resolved + b.hits_never_resolved,
-        problems=[*a.problems, *b.problems],
-    )
+    total = Figures()
+    total.add(a)
+    total.add(b)
+    return total
 
 
 @asynccontextmanager

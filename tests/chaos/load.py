@@ -71,6 +71,8 @@ class Attempt:
     action_id: str | None = None
     tries: int = 0
     answered: float | None = None
+    event_ids: list[str] = field(default_factory=list)
+    """The events a 200 answer carried: each must be in the log."""
 
     @property
     def acknowledged(self) -> bool:
@@ -199,6 +201,8 @@ class Player:
             attempt.status = answer.status_code
             with contextlib.suppress(ValueError, KeyError):
                 attempt.action_id = answer.json().get("action_id")
+                if answer.status_code == 200:
+                    attempt.event_ids = [str(e["id"]) for e in answer.json().get("events") or []]
             if attempt.acknowledged:
                 self.record.successes.append(attempt.answered)
         return attempt

@@ -103,9 +103,7 @@ async def stop_suite(suite: Suite) -> None:
             await delete_namespace_keys(redis, suite.namespace)
         finally:
             await redis.aclose()
-        await delete_namespace_broker(
-            suite.rabbitmq_url, suite.namespace, partitions=suite.partitions
-        )
+        await delete_namespace_broker(suite.rabbitmq_url, suite.namespace)
 
 
 def log_sections(lines: int = 60) -> list[tuple[str, str]]:

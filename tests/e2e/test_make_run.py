@@ -87,7 +87,7 @@ async def make_run(
             runner.proc.wait(10)
         await delete_namespace_keys(redis, suite.namespace)
         await redis.aclose()
-        await delete_namespace_broker(rabbitmq_url, suite.namespace, partitions=suite.partitions)
+        await delete_namespace_broker(rabbitmq_url, suite.namespace)
 
 
 async def service_pids(redis: Redis, keys: Keys, service: str) -> set[int]:
@@ -108,7 +108,8 @@ async def test_a_killed_service_comes_back_and_the_others_stay_up(
         assert runner.running(), runner.text()[-3000:]
         with contextlib.suppress(httpx.HTTPError):
             async with httpx.AsyncClient(base_url=suite.base_url, timeout=5) as client:
-                if (await client.get("/readyz")).status_code == 200:
+                answer = await client.get("/readyz")
+                if answer.status_code == 200 and answer.json().get("status") == "ready":
                     return True
         return None
 

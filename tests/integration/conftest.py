@@ -30,7 +30,6 @@ async def bus(rabbitmq_url: str, namespace: str) -> AsyncIterator[Bus]:
         await delete_namespace_broker(
             rabbitmq_url,
             namespace,
-            partitions=PARTITIONS,
             rooms={"turns": ["busy-room"]},
             extra_queues=[f"{namespace}.probe"],
         )

@@ -10,14 +10,11 @@ from __future__ import annotations
 import os
 import socket
 import uuid
-from contextlib import suppress
 from urllib.parse import urlparse
 
-import aio_pika
 from redis.asyncio import Redis
 
-from shared.keys import Names
-from shared.messages import SERVICES
+from shared.namespace import drop_broker, drop_keys
 
 LOOPBACK_RABBITMQ = "amqp://guest:guest@127.0.0.1:5672/"
 LOOPBACK_REDIS = "redis://127.0.0.1:6379/0"
@@ -80,48 +77,17 @@ def new_namespace(prefix: str = "t") -> str:
 
 async def delete_namespace_keys(redis: Redis, ns: str) -> int:
     """Delete the Redis keys of one namespace (and nothing else)."""
-    deleted = 0
-    batch: list[bytes] = []
-    async for key in redis.scan_iter(match=f"{ns}:*", count=1000):
-        batch.append(key)
-        if len(batch) >= 500:
-            deleted += await redis.delete(*batch)
-            batch.clear()
-    if batch:
-        deleted += await redis.delete(*batch)
-    return deleted
+    return await drop_keys(redis, ns)
 
 
 async def delete_namespace_broker(
     url: str,
     ns: str,
     *,
-    partitions: int,
     rooms: dict[str, list[str]] | None = None,
     extra_queues: list[str] | None = None,
 ) -> None:
-    """Delete the queues and exchanges one namespace declared (and nothing else)."""
-    names = Names(ns)
-    queues = [names.gateway_recorder(), *(extra_queues or [])]
-    exchanges = [names.events(), names.dead_letters()]
-    for service in SERVICES:
-        queues += [names.partition(service, i) for i in range(partitions)]
-        queues.append(names.dead_queue(service))
-        queues += [names.room_queue(service, r) for r in (rooms or {}).get(service, [])]
-        exchanges += [names.commands(service), names.commands_hash(service)]
-    connection = await aio_pika.connect(url)
-    try:
-        for queue in queues:
-            channel = await connection.channel()
-            with suppress(Exception):
-                await channel.queue_delete(queue)
-            with suppress(Exception):
-                await channel.close()
-        for exchange in exchanges:
-            channel = await connection.channel()
-            with suppress(Exception):
-                await channel.exchange_delete(exchange)
-            with suppress(Exception):
-                await channel.close()
-    finally:
-        await connection.close()
+    """Delete the queues and exchanges one namespace declared (and nothing else), as
+    ``python -m shared.ops drop-namespace --force`` does: its partitions are found, not
+    given."""
+    await drop_broker(url, ns, rooms=rooms, extra_queues=extra_queues or (), force=True)

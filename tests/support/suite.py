@@ -94,7 +94,9 @@ class Suite:
                     raise RuntimeError(f"{name} exited with {proc.returncode}: {self.tail(name)}")
             with contextlib.suppress(httpx.HTTPError):
                 answer = httpx.get(f"{self.base_url}/readyz", timeout=5)
-                if answer.status_code == 200:
+                # 200 already while a service starts (reads are served): wait for "ready",
+                # every service consuming.
+                if answer.status_code == 200 and answer.json().get("status") == "ready":
                     return
                 last = answer.text
             time.sleep(0.2)

@@ -64,14 +64,66 @@ def stat_value(
     return round_stat(name, boosted) + Fraction(str(xp_shop))
 
 
-def disabled_limbs(value: float, limbs: int, *, name: StatName) -> Fraction:
+def disabled_limbs(
+    value: float, limbs: int, *, name: StatName, clamp_below_one: bool = False
+) -> Fraction:
     """umh 11.5.4.1 - 11.5.4.2: one arm halves FUE, one leg halves VEL; both give 0.
-    Rounded as STATs round (VEL 1 -> 0.5 is kept, A-22)."""
+    Rounded as STATs round (VEL 1 -> 0.5 is kept, A-22; the setting ``clamp``: 1)."""
     if limbs >= 2:
         return Fraction(0)
     if limbs == 1:
-        return round_stat(name, Fraction(str(value)) / 2)
+        return round_stat(name, Fraction(str(value)) / 2, clamp_below_one=clamp_below_one)
     return Fraction(str(value))
+
+
+LIMB_STATES: Final[dict[str, tuple[str, int]]] = {
+    "inhabilitacion_brazo": ("brazo", 1),
+    "inhabilitacion_brazos": ("brazo", 2),
+    "inhabilitacion_pierna": ("pierna", 1),
+    "inhabilitacion_piernas": ("pierna", 2),
+    "inhabilitacion_ala": ("ala", 1),
+    "inhabilitacion_alas": ("ala", 2),
+}
+"""umh 11.5.4.1 - 11.5.4.3: the states that take limbs out of use, and how many."""
+
+
+def limbs_out(states: Iterable[tuple[str, str | None]]) -> dict[str, int]:
+    """umh 11.5.4 - 11.5.5: arms, legs and wings out of use, from ``(state type, limb)``
+    pairs: a disabling counts its limbs, each amputation one limb (its ``limb``); a
+    creature has two of each, so the count stops at 2."""
+    out = {"brazo": 0, "pierna": 0, "ala": 0}
+    for type_, limb in states:
+        if type_ in LIMB_STATES:
+            which, count = LIMB_STATES[type_]
+            out[which] += count
+        elif type_ == "amputacion" and limb in out:
+            out[limb] += 1
+    return {which: min(2, count) for which, count in out.items()}
+
+
+def moving_limb(traits: Iterable[str]) -> str:
+    """umh 11.5.4.3: a character with wings moves with them (the wings, not the legs,
+    reduce his VEL); everyone else with his legs."""
+    return "ala" if "wings" in traits else "pierna"
+
+
+def limbed_stats(
+    fue: float,
+    vel: float,
+    states: Iterable[tuple[str, str | None]],
+    traits: Iterable[str],
+    *,
+    clamp_below_one: bool = False,
+) -> tuple[Fraction, Fraction]:
+    """umh 11.5.4 - 11.5.5: FUE and VEL with the limbs out of use: one arm halves FUE,
+    both give 0 (11.5.4.1, A-82); one leg (or wing, 11.5.4.3) halves VEL, both give 0
+    (11.5.4.2); an amputated limb counts like a disabled one (11.5.5)."""
+    out = limbs_out(states)
+    strength = disabled_limbs(fue, out["brazo"], name="fue")
+    speed = disabled_limbs(
+        vel, out[moving_limb(traits)], name="vel", clamp_below_one=clamp_below_one
+    )
+    return strength, speed
 
 
 def feared_will(tier: int, lowest_tier: int = 1) -> tuple[int, int | None]:

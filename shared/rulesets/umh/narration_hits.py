@@ -197,6 +197,13 @@ HIDDEN_AMOUNT: Final = {
 }
 
 
+LIMBS: Final = {
+    "brazo": T("(un brazo)", "(an arm)"),
+    "pierna": T("(una pierna)", "(a leg)"),
+    "ala": T("(un ala)", "(a wing)"),
+}
+
+
 @HITS.on("effect.applied")
 def effect_applied(e: Said) -> str:
     effect = e.get("effect") or {}
@@ -208,6 +215,9 @@ def effect_applied(e: Said) -> str:
         phrases, kind, T("{who} recibe el efecto {type}", "{who} receives the effect {type}")
     )
     text = e.t(phrase, who=e.who(), type=label(effect.get("type")), amount=_amount(e, effect))
+    limb = LIMBS.get(str(effect.get("limb")))
+    if limb is not None:  # umh 11.5.5: which limb the amputation took
+        text += " " + e.t(limb)
     left = effect.get("actions_left")
     if left is not None:
         text += " " + e.t(ONE_ACTION if left == 1 else ACTIONS, n=e.num(left))

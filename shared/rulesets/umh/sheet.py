@@ -117,6 +117,8 @@ class StateType(StrEnum):
     INHABILITACION_BRAZOS = "inhabilitacion_brazos"
     INHABILITACION_PIERNA = "inhabilitacion_pierna"
     INHABILITACION_PIERNAS = "inhabilitacion_piernas"
+    INHABILITACION_ALA = "inhabilitacion_ala"
+    INHABILITACION_ALAS = "inhabilitacion_alas"
     AMPUTACION = "amputacion"
     CEGUERA = "ceguera"
     SORDERA = "sordera"
@@ -184,10 +186,25 @@ class ControlEffect(_Strict):
     actions: Int = Field(ge=1, le=1000)
 
 
+Limb = Literal["brazo", "pierna", "ala"]
+"""umh 11.5.4 - 11.5.5: the limbs a state can take (wings and other limbs to move, 11.5.4.3)."""
+
+
 class StateEffect(_Strict):
     kind: Literal["state"]
     type: StateType
     actions: Int | None = Field(None, ge=1, le=1000, description="None: until removed")
+    limb: Limb | None = Field(
+        None, description="umh 11.5.5: the limb an amputation takes (amputacion only)"
+    )
+
+    @model_validator(mode="after")
+    def _limb_for_amputation(self) -> StateEffect:
+        if self.type is StateType.AMPUTACION and self.limb is None:
+            raise ValueError("an amputation names its limb: brazo, pierna or ala (umh 11.5.5)")
+        if self.type is not StateType.AMPUTACION and self.limb is not None:
+            raise ValueError("only an amputation names a limb (umh 11.5.5)")
+        return self
 
 
 class BoosterEffect(_Strict):

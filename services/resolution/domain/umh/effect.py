@@ -1,7 +1,8 @@
 """One active effect on a combatant (umh 11): the :class:`shared.payloads.EffectView` fields
-plus ``skill`` (what caused it) and, for indirect damage, ``armed`` (it ticks from the general
-turn after the one it was inflicted in, 11.3.3 / A-25). Immutable; its JSON form is the one
-the state stored before it was typed (``armed`` only on indirect damage)."""
+plus ``skill`` (what caused it), ``limb`` (the limb an amputation took, 11.5.5) and, for
+indirect damage, ``armed`` (it ticks from the general turn after the one it was inflicted
+in, 11.3.3 / A-25). Immutable; its JSON form is the one the state stored before it was
+typed (``armed`` only on indirect damage, ``limb`` only on an amputation)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class Effect:
     source: str | None = None
     skill: str | None = None
     armed: bool = False
+    limb: str | None = None
 
     @property
     def amount_int(self) -> int:
@@ -40,6 +42,8 @@ class Effect:
         }
         if self.kind == EffectKind.INDIRECT:
             data["armed"] = self.armed
+        if self.limb is not None:
+            data["limb"] = self.limb
         return data
 
     @classmethod
@@ -53,4 +57,5 @@ class Effect:
             source=data.get("source"),
             skill=data.get("skill"),
             armed=bool(data.get("armed", False)),
+            limb=data.get("limb"),
         )

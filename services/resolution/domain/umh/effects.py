@@ -32,9 +32,11 @@ STATE_BLOCKS: Final[dict[str, tuple[str, ...]]] = {
     "inmovilizacion": ("move", "evade_with_legs"),
     "derribo": ("move", "evade_with_legs", "stand_up"),
     "inhabilitacion_piernas": ("move",),
+    "inhabilitacion_alas": ("move",),
     "mudez": ("speech",),
 }
-"""umh 11.5.1, 11.5.2, 11.5.4.2, 11.5.8 (enamoured, 11.5.10, blocks ``attack:<source>``)."""
+"""umh 11.5.1, 11.5.2, 11.5.4.2 - 11.5.4.3, 11.5.8 (enamoured, 11.5.10, blocks
+``attack:<source>``)."""
 
 STATE_KINDS: Final = frozenset({EffectKind.INDIRECT, EffectKind.CONTROL, EffectKind.STATE})
 """What counts as "received a state" for the immunity of umh 4.2.1."""
@@ -49,10 +51,13 @@ def make_effect(
     actions: int | None = None,
     source: str | None = None,
     skill: str | None = None,
+    limb: str | None = None,
 ) -> Effect:
-    """A new effect; ``key`` (action, hit, target) makes its id deterministic."""
-    effect_id = derived_id("e", key, str(kind), type_)
-    return Effect(effect_id, kind, type_, amount, actions, source, skill)
+    """A new effect; ``key`` (action, hit, target) makes its id deterministic (an
+    amputation's limb too, umh 11.5.5)."""
+    parts = (key, str(kind), type_) if limb is None else (key, str(kind), type_, limb)
+    effect_id = derived_id("e", *parts)
+    return Effect(effect_id, kind, type_, amount, actions, source, skill, limb=limb)
 
 
 def view_of(effect: Effect) -> EffectView:
@@ -64,6 +69,7 @@ def view_of(effect: Effect) -> EffectView:
         amount=effect.amount,
         actions_left=effect.actions_left,
         source=effect.source,
+        limb=effect.limb,
     )
 
 
@@ -144,7 +150,7 @@ def refusal(combatant: Combatant, effect: Effect, resist_key: str | None) -> str
         if resist_key is not None and resist_key in combatant.resist_immune:
             return "resisted_before"
         return None
-    same = combatant.effects_of(kind, type_)
+    same = [e for e in combatant.effects_of(kind, type_) if e.limb == effect.limb]
     if not same:
         return None
     if kind in (EffectKind.REGENERATION, EffectKind.SHIELD, EffectKind.COATING):
@@ -170,6 +176,8 @@ def add(
     changed = combatant
     if effect.kind != EffectKind.CONTROL:
         for old in combatant.effects_of(effect.kind, effect.type):
+            if old.limb != effect.limb:
+                continue  # umh 11.5.5: an amputation of another limb is another state
             changed, event = remove(changed, old, "replaced", combat_id, who)
             events.append(event)
     changed = replace(changed, effects=(*changed.effects, effect))

@@ -137,8 +137,11 @@ def _skill_effects(skill: Skill, plan: HitPlan, damage: int, where: Where) -> li
             if stated is None and spec.type.value == "desorientacion":
                 stated = DISORIENTED_ACTIONS
             duration = None if stated is None else _scaled(stated, plan)
+            limb = getattr(spec, "limb", None)
             found.append(
-                make_effect(EffectKind(spec.kind), spec.type.value, actions=duration, **common)
+                make_effect(
+                    EffectKind(spec.kind), spec.type.value, actions=duration, limb=limb, **common
+                )
             )
         # boosters, reductions and regenerations are a supplementary skill's (resolve.py)
     return found

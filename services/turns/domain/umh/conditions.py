@@ -53,15 +53,15 @@ def _refuse_control(blocks: set[str], telepathic: bool) -> None:
 
 
 def check_skill(actor: Participant, skill: SkillInfo) -> None:
-    """umh 11.4.1 / 11.4.2 / 11.5.2 / 11.5.8: may he use this skill in his turn at all?
+    """umh 11.4.1 / 11.4.2 / 11.5.8: may he use this skill in his turn at all?
 
-    A knocked-down player may only stand up or pass (11.5.2), unless the skill is a
-    teleport that needs no active displacement (7.1.1.1).
+    Immobilisation and its variant the knockdown (11.5.1, 11.5.2: "tiene el mismo
+    efecto") forbid moving and the evasions that need the legs, not skills: a
+    knocked-down player attacks, supports and teleports from the ground like an
+    immobilised one (a teleport needs no displacement, 7.1.1.1).
     """
     blocks = actor.blocks()
     _refuse_control(blocks, skill.telepathic)
-    if KNOCKED_DOWN in blocks and not skill.teleport:
-        raise RuleViolation("immobilized", "umh 11.5.2", skill=skill.name)
     if NO_SPEECH in blocks and skill.speech:
         raise RuleViolation("muted", "umh 11.5.8", skill=skill.name)
 
@@ -87,15 +87,18 @@ def check_move(actor: Participant) -> None:
 
 
 def check_reaction(actor: Participant, skill: SkillInfo | None) -> None:
-    """umh 11.4.1 / 11.4.2 / 11.5.1 / 11.5.8: taking the hit (or RESISTIR) is always allowed;
-    a defensive skill is not while stunned or paralysed (unless telepathic), nor an
-    evasion that needs the legs while immobilised, nor a spoken one while mute."""
+    """umh 11.4.1 / 11.4.2 / 11.5.1 / 11.5.2 / 11.5.8: taking the hit (or RESISTIR) is always
+    allowed; a defensive skill is not while stunned or paralysed (unless telepathic), nor an
+    evasion that needs the legs while immobilised or knocked down, nor a spoken one while
+    mute."""
     if skill is None:
         return
     blocks = actor.blocks()
     _refuse_control(blocks, skill.telepathic)
     legs = skill.defense_kind == "evasion" and skill.needs_legs
-    if legs and (NO_LEG_EVASION in blocks or KNOCKED_DOWN in blocks):
+    if legs and KNOCKED_DOWN in blocks:
+        raise RuleViolation("immobilized", "umh 11.5.2", skill=skill.name)
+    if legs and NO_LEG_EVASION in blocks:
         raise RuleViolation("immobilized", "umh 11.5.1", skill=skill.name)
     if NO_SPEECH in blocks and skill.speech:
         raise RuleViolation("muted", "umh 11.5.8", skill=skill.name)

@@ -11,8 +11,9 @@ Checks, in order (the first failing one is raised):
 4. ``unknown_skill`` / ``not_a_defense`` (8.1.1.3);
 5. the conditions that forbid defending (11.4.1, 11.4.2, 11.5.1, 11.5.8);
 6. ``anticipation_chain``: no anticipation answers an anticipation (8.2.2.4.1);
-7. cooldown (2.3.4), weekly uses (2.3.4.2), uses per combat and use numbers (2.3.4.1,
-   2.3.1.2, 8.2.5.1);
+7. uses this round (2.3.1.3: a defensive skill is a skill like any other, so one block or
+   evasion does not answer every hit of a round), cooldown (2.3.4), weekly uses (2.3.4.2),
+   uses per combat and use numbers (2.3.4.1, 2.3.1.2, 8.2.5.1);
 8. ``insufficient_pa`` (3.1.2); an evasion's ``to`` within the speed left (8.2.1.1);
 9. ``not_in_combat`` / ``character_down`` for a reflection's new target (8.2.5.2);
 10. ``check_reaction`` of shared/rulesets/umh (umh 5 - 12).
@@ -112,6 +113,7 @@ def check_skill(
     now_ms: int,
 ) -> int:
     """Steps 7 - 8: limits and price of a defensive skill; returns its cost."""
+    limits.check_round_uses(player, skill)
     limits.check_cooldown(player, skill, state.round)
     limits.check_weekly(player, skill, now_ms, state.settings)
     limits.check_reaction_uses(player, skill, react.use_number, state.settings)
@@ -176,7 +178,7 @@ def react(
             round_=state.round,
             now_ms=now_ms,
             settings=state.settings,
-            in_round=False,
+            in_round=True,
         )
     if interjected:
         flight.reactions[action.actor] = window

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.umh import conditions, economy, interference
+from services.turns.domain.umh import conditions, economy, interference, stats
 from services.turns.domain.umh.ending import end_if_a_side_is_beaten, end_if_agreed
 from services.turns.domain.umh.events import PA_REFUNDED, POSITION_CHANGED
 from services.turns.domain.umh.flow import enter_preparation
@@ -176,14 +176,17 @@ def on_down(state_dict: State, payload: dict[str, Any], now_ms: int) -> Decision
 
 
 def on_effect(state_dict: State, event_type: str, payload: dict[str, Any]) -> Decision[State]:
-    """umh 11.4 / 11.5: mirror what resolution applied or removed; refusals read it."""
+    """umh 11.4 / 11.5: mirror what resolution applied or removed; refusals read it, and a
+    limb state changes his VEL (11.5.4 - 11.5.5, ``stats.refresh_speed``)."""
     character = str(payload.get("character"))
     state = CombatState.from_dict(state_dict)
     player = state.participants.get(character)
     if player is None:
         return Decision(None)
     if event_type == EFFECT_APPLIED:
-        conditions.mirror_applied(player, payload)
+        applied = conditions.mirror_applied(player, payload)
+        stats.wings_keep_moving(player, applied.effect.effect_id)
     elif not conditions.mirror_expired(player, payload):
         return Decision(None)
+    stats.refresh_speed(player, state.settings.readings.stat_below_one)  # umh 11.5.4 - 11.5.5
     return Decision(state.to_dict())

@@ -3,7 +3,8 @@
 Beyond API.md: ``pending_joins`` (IRRUMPIR veto windows), ``pact_offers``, ``interference``,
 ``stalemate_rounds``, ``slot_boosts``, ``timers`` (every clock with its deadline), and per
 participant his position, PA bucket, per-round and per-combat counters, cooldowns (rounds
-left), mirrored effects and what they block, and his disconnection grace.
+left), mirrored effects and what they block, his disconnection grace, and ``stats``: the
+VEL, REF, VOL and FUE the combat reads now (umh 11.5.4 - 11.5.5: FUE halved by an arm).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from services.turns.domain.umh.conditions import effects_view
 from services.turns.domain.umh.inflight import Reaction
 from services.turns.domain.umh.participant import Participant
 from services.turns.domain.umh.state import SIDES, CombatState
+from services.turns.domain.umh.stats import stats_view
 from shared.domain import rfc3339
 from shared.vocabulary import Phase
 
@@ -75,6 +77,7 @@ def participant_view(state: CombatState, cid: str, p: Participant) -> dict[str, 
         "pa": p.pa_available,
         "pa_bonus": p.bonus_pa,
         "movement_left": p.movement_left,
+        "stats": stats_view(p, state.settings.readings.stat_below_one),
         "cooldowns": by_name(p, cooldowns),
         "uses": dict(p.uses),
         "uses_this_combat": by_name(p, p.reaction_uses),

@@ -43,7 +43,7 @@ def test_view_shows_effects_and_the_mental_shield() -> None:
     view = fight.ruleset.view(fight.state)["participants"]["bruno"]
     assert view["mental_shield"] == 120
     (effect,) = view["effects"]
-    assert set(effect) == {"effect_id", "kind", "type", "amount", "actions_left", "source"}
+    assert set(effect) == {"effect_id", "kind", "type", "amount", "actions_left", "source", "limb"}
     assert (effect["kind"], effect["source"]) == ("shield", "bruno")
 
 

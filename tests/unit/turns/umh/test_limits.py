@@ -124,6 +124,7 @@ def test_t000_22_cooldown_of_two_rounds(annulled: bool, reading: bool) -> None:
 def reacting(state: dict[str, Any], now: int, n: int, use_number: int | None) -> Any:
     aim = {"type": "skill", "actor": "ana", "skill": ATTACK, "targets": ["bruno"]}
     state["participants"]["ana"]["used_round"] = {}
+    state["participants"]["bruno"]["used_round"] = {}  # one use per round (umh 2.3.1.3)
     state["participants"]["ana"]["pa"] = 10
     state["participants"]["bruno"]["pa"] = 10
     state = new_state(act(state, aim, now, n=f"atk{n}"))

@@ -214,11 +214,11 @@ SKILL = {"type": "skill", "actor": "ana", "targets": ["bruno"]}
             id="umh-11.5.10-enamoured",
         ),
         pytest.param(
-            ["stand_up", "move"],
-            {**SKILL, "skill": ATTACK},
+            ["stand_up", "move", "evade_with_legs"],
+            {"type": "move", "actor": "ana", "to": [0, 1]},
             "immobilized",
             "umh 11.5.2",
-            id="umh-11.5.2-knocked-down-only-stands-up",
+            id="umh-11.5.2-knocked-down-no-move",
         ),
     ],
 )
@@ -237,6 +237,11 @@ def test_what_conditions_forbid(
             ["act_unless_telepathic"], {**SKILL, "skill": MIND}, id="umh-11.4.2-telepathic-allowed"
         ),
         pytest.param(["move"], {**SKILL, "skill": ATTACK}, id="umh-11.5.1-immobilised-may-attack"),
+        pytest.param(
+            ["stand_up", "move", "evade_with_legs"],
+            {**SKILL, "skill": ATTACK},
+            id="umh-11.5.2-knocked-down-may-attack",
+        ),
         pytest.param(["speech"], {**SKILL, "skill": ATTACK}, id="umh-11.5.8-mute-silent-skill"),
         pytest.param(
             ["act"], {"type": "pass_turn", "actor": "ana"}, id="umh-11.4.1-stunned-may-pass"

@@ -194,6 +194,7 @@ def test_challenge_goes_straight_to_preparation() -> None:
         "pa": 10,
         "pa_bonus": 0,
         "movement_left": 6,
+        "stats": {"vel": 6, "ref": 3, "vol": 2, "fue": 100},
         "cooldowns": {},
         "uses": {"annul_anticipate": 0},
         "uses_this_combat": {},

@@ -46,7 +46,7 @@ from gateway.webhooks.worker import DeliveryWorker
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.logging import configure, get_logger
-from shared.service_main import redis_client
+from shared.service_main import redis_client, until_redis_ready
 from shared.settings import GatewaySettings
 
 log = get_logger(__name__)
@@ -96,6 +96,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         )
         # The event streams' readers (one per community) block on a client of their own.
         stream_redis = redis_client(settings.redis_url, max_connections=100_000)
+        await until_redis_ready(redis)
         hub = EventHub(stream_redis, names)
         bus = Bus.from_settings(settings)
         await bus.connect()

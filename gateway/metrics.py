@@ -19,6 +19,13 @@ COMMAND_SECONDS = Histogram(
 )
 
 SSE_VIEWERS = Gauge("referee_sse_viewers", "Event streams connected to this gateway process")
+RECORDER_LAG = Gauge(
+    "referee_recorder_lag_seconds",
+    "From the newest recorded event's occurrence to its record in the community's stream",
+)
+RECORDER_BACKLOG = Gauge(
+    "referee_recorder_backlog", "Public events received by this gateway and not yet recorded"
+)
 SSE_READERS = Gauge(
     "referee_sse_readers", "Community streams this gateway process reads (one per community)"
 )

@@ -52,8 +52,8 @@ FIELDS: dict[str, Kind] = {
         hits holder hurt id ignored_targets immune_until index initiative_base
         initiative_roll initiator intellect interference is_state item joined
         joined_at_ms joiner kept key kind knocked_down late left levels limb max meters might
-        missing mode moderator mounted move_actions movement_left name natures needed
-        needs note npc_target_number offensive offensive_1pa_this_round offers opening
+        lost missing mode moderator mounted move_actions movement_left name natures needed
+        needs note npc_target_number offensive offensive_1pa_this_round offers opening opponents
         option order out owned pa pa_bonus pa_spent pact_offers paralyzed partner
         paused_remaining pending_action pending_attack pending_joins pending_reactions
         percent phase phase_deadline position profile prone purpose raises ran reach
@@ -62,7 +62,7 @@ FIELDS: dict[str, Kind] = {
         reroll_next_round resets_at resist rest rested_today rests_taken rests_today
         result results roll roller room round rounds rule ruleset seed share side sides
         simple since skill skipped slot_boosts slots slots_left sonic_past_defense
-        source spec special speed square stalemate_rounds stall stance started_at_ms
+        source spec special speed square stalemate_rounds stall stance stance_declared started_at_ms
         stat state status step stream stunned success swap_offers target target_number
         targets text this_round tide_against tier timed_out tn to total turn turn_order
         turn_seq type uncapped until up_to use used uses_per_round uses_this_week value

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
+from gateway.metrics import RECORDER_BACKLOG, RECORDER_LAG
 from gateway.narration import remember_names
 from gateway.webhooks.enqueue import Deliveries
 from shared.bus import RECORDER_ARGS, Bus
@@ -106,6 +107,11 @@ class Recorder:
                 continue
             with contextlib.suppress(Exception):
                 await batch[-1].ack(multiple=True)
+            if events:
+                # From the newest event's occurrence to its record: the recorder's lag.
+                lag = time.time() - events[-1].occurred_at.timestamp()
+                RECORDER_LAG.set(max(0.0, lag))
+                RECORDER_BACKLOG.set(self._inbox.qsize())
 
     async def record(self, env: Envelope) -> None:
         await self.record_many([env])

@@ -24,12 +24,26 @@ class _Action(ApiModel):
 
 
 class PassTurnAction(_Action):
+    """Ends the actor's turn, the same in every ruleset (umh 2.1.4, cypher ACCIÓN, l5r Paso 2;
+    l5r's ``l5r.pass`` adds ``delay``)."""
+
     type: Literal["pass_turn"]
 
 
 class FleeAction(_Action):
+    """Leaves the combat, the same in every ruleset; ``skill`` is umh's escape skill (umh
+    4.1.1; cypher and l5r refuse one with ``invalid_request``)."""
+
     type: Literal["flee"]
     skill: SkillName | None = None
+
+
+class ReadyAction(_Action):
+    """Done preparing: the preparation round may end early (umh 1.3.1 / A-99, a setting;
+    l5r Paso 1, before the initiative roll). A ruleset with no preparation round (cypher)
+    answers ``wrong_phase``."""
+
+    type: Literal["ready"]
 
 
 class PactAction(_Action):
@@ -54,5 +68,12 @@ class ResumeAction(_Action):
     )
 
 
-PLATFORM_ACTIONS = (PassTurnAction, FleeAction, PactAction, AnnulAction, ResumeAction)
+PLATFORM_ACTIONS = (
+    PassTurnAction,
+    FleeAction,
+    ReadyAction,
+    PactAction,
+    AnnulAction,
+    ResumeAction,
+)
 PLATFORM_MODERATOR_ONLY = frozenset({"annul", "resume"})

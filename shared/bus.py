@@ -55,7 +55,17 @@ TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
 PUBLISH_ERRORS: tuple[type[BaseException], ...] = (
     *TRANSIENT_ERRORS,
     aio_pika.exceptions.DeliveryError,
+    aiormq.exceptions.AMQPChannelError,  # a channel closed under a pending confirm
 )
+
+
+def described(exc: BaseException) -> str:
+    """``repr`` of a broker error, even one whose ``repr`` fails (aiormq's ``DeliveryError``
+    without a frame raises in ``repr``: that turned a publish not confirmed into a 500)."""
+    try:
+        return repr(exc)
+    except Exception:  # any failure of repr() itself
+        return type(exc).__name__
 
 
 RECORDER_ARGS: dict[str, Any] = {"x-queue-type": "quorum", "x-single-active-consumer": True}
@@ -129,6 +139,17 @@ class Bus:
     @property
     def is_connected(self) -> bool:
         return self._connection is not None and not self._connection.is_closed
+
+    @property
+    def consuming(self) -> bool:
+        """Connected, with an open consumer channel and consumers registered on it."""
+        channel = self._consumer
+        return (
+            self.is_connected
+            and channel is not None
+            and not channel.is_closed
+            and bool(self._consumer_tags)
+        )
 
     def _channel(self, consumer: bool = False) -> AbstractChannel:
         channel = self._consumer if consumer else self._publisher
@@ -241,7 +262,7 @@ class Bus:
                 await target.publish(message, routing_key=routing_key, mandatory=mandatory)
         except PUBLISH_ERRORS as exc:
             raise BusUnavailableError(
-                f"publish to {exchange!r}/{routing_key!r} failed: {exc!r}"
+                f"publish to {exchange!r}/{routing_key!r} failed: {described(exc)}"
             ) from exc
 
     async def publish(self, exchange: str, routing_key: str, env: Envelope) -> None:

@@ -34,3 +34,13 @@ STALLS_DETECTED = Counter(
     "Combats found stalled (each counted once per stall and reason)",
     ["service", "reason"],
 )
+OUTBOX_DIRTY = Gauge(
+    "referee_outbox_dirty",
+    "Outboxes committed but not yet flushed to the broker (the sweeper's backlog)",
+    ["service"],
+)
+TIMER_LATENESS = Gauge(
+    "referee_timer_lateness_seconds",
+    "How late after its due time the last timer fired by this replica was",
+    ["service"],
+)

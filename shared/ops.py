@@ -3,7 +3,9 @@
 - ``isolate --service turns --room plaza``: bind the room on the service's command exchange
   to a queue of its own; start replicas with ``REFEREE_ROOMS=plaza`` to serve it.
 - ``unisolate --service turns --room plaza``: the room falls back to the partitions.
-- ``health --service turns``: exit 0 when a replica's heartbeat is fresh (container checks).
+- ``health --service turns``: exit 0 when the newest heartbeat of this host's replicas is
+  fresh (container checks); a replica beats only while its consumers and timer poller work
+  (shared/liveness.py). ``--any-host``: any replica's beat will do.
 - ``topology``: declare every exchange and queue of the namespace.
 - ``drop-namespace <ns>``: delete the namespace's queues, exchanges and Redis keys
   (shared/namespace.py); refused while its queues have consumers unless ``--force``;
@@ -14,18 +16,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import socket
 import sys
 import time
 
 from redis.asyncio import Redis
 
+from shared import liveness
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.messages import SERVICES
 from shared.namespace import NamespaceInUseError, drop_namespace
+from shared.redis_streams import text
 from shared.settings import ServiceSettings
-
-HEARTBEAT_FRESH_MS = 10_000
 
 
 async def _isolate(settings: ServiceSettings, service: str, room: str, undo: bool) -> str:
@@ -70,14 +73,14 @@ async def _drop(settings: ServiceSettings, ns: str, force: bool, dry_run: bool) 
     return 0
 
 
-async def _health(settings: ServiceSettings, service: str) -> bool:
+async def _health(settings: ServiceSettings, service: str, host: str | None) -> tuple[bool, str]:
     redis = Redis.from_url(settings.redis_url)
     try:
-        beats = await redis.hvals(Keys(settings.ns).heartbeat(service))
+        raw = await redis.hgetall(Keys(settings.ns).heartbeat(service))
     finally:
         await redis.aclose()
-    now = int(time.time() * 1000)
-    return any(now - int(b) < HEARTBEAT_FRESH_MS for b in beats)
+    beats = {text(k): int(v) for k, v in raw.items()}
+    return liveness.healthy(beats, int(time.time() * 1000), host)
 
 
 async def _topology(settings: ServiceSettings) -> str:
@@ -99,6 +102,11 @@ def main(argv: list[str] | None = None) -> int:
         cmd.add_argument("--room", required=True)
     health = sub.add_parser("health")
     health.add_argument("--service", choices=SERVICES, required=True)
+    health.add_argument(
+        "--any-host",
+        action="store_true",
+        help="any replica's beat will do (default: only this host's replicas count)",
+    )
     sub.add_parser("topology")
     drop = sub.add_parser("drop-namespace")
     drop.add_argument("namespace")
@@ -112,8 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         print(asyncio.run(_isolate(settings, args.service, args.room, args.command == "unisolate")))
         return 0
     if args.command == "health":
-        ok = asyncio.run(_health(settings, args.service))
-        print("healthy" if ok else "no fresh heartbeat")
+        host = None if args.any_host else socket.gethostname()
+        ok, said = asyncio.run(_health(settings, args.service, host))
+        print(said)
         return 0 if ok else 1
     print(asyncio.run(_topology(settings)))
     return 0

@@ -38,9 +38,11 @@ class Outcome:
     def emit(self, event_type: str, payload: dict[str, Any]) -> None:
         self.events.append(Event(event_type, payload))
 
-    def rolled(self, roll: Roll, *, roller: str | None, combat_id: str) -> None:
+    def rolled(
+        self, roll: Roll, *, roller: str | None, combat_id: str, action_id: str | None = None
+    ) -> None:
         """A ``dice.rolled`` record of a roll on the combat's stream (shared/dice)."""
-        self.events.append(rolled(roll, roller=roller, combat_id=combat_id))
+        self.events.append(rolled(roll, roller=roller, combat_id=combat_id, action_id=action_id))
 
     def disarm(self, timer_id: str) -> None:
         """A timer is no longer wanted: one armed by this same input is simply not armed,

@@ -12,13 +12,18 @@ from collections.abc import Awaitable, Callable
 
 from prometheus_client import start_http_server
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from shared import liveness
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.logging import configure, get_logger
+from shared.metrics import OUTBOX_DIRTY, TIMER_LATENESS
+from shared.redis_streams import text
 from shared.runtime import RedisServiceRuntime, ServiceSpec
 from shared.settings import ServiceSettings
-from shared.timers import TimerPoller
+from shared.timers import Claimed, TimerPoller, now_ms
 
 log = get_logger(__name__)
 
@@ -26,6 +31,31 @@ log = get_logger(__name__)
 def redis_client(url: str, *, max_connections: int = 64) -> Redis:
     pool = BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
     return Redis(connection_pool=pool)
+
+
+READY_PROBE = "referee:ready-probe"
+"""A key nobody writes: reading it fails with ``LOADING`` while Redis loads its data."""
+
+
+async def until_redis_ready(
+    redis: Redis,
+    *,
+    every: float = 0.2,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> int:
+    """Wait while Redis is down or still loading its data after a restart
+    (``BusyLoadingError`` is a connection error): a replica started then must wait, not die
+    on its first command. Returns how many tries failed."""
+    failed = 0
+    while True:
+        try:
+            await redis.exists(READY_PROBE)
+            return failed
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            failed += 1
+            if failed == 1 or failed % 50 == 0:
+                log.warning("redis_not_ready", error=type(exc).__name__, tries=failed)
+            await sleep(every)
 
 
 async def _every(
@@ -49,6 +79,7 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
     configure(level=settings.log_level, json=settings.log_json, service=spec.name)
     keys = Keys(settings.ns)
     redis = redis_client(settings.redis_url)
+    await until_redis_ready(redis)
     bus = Bus.from_settings(settings)
     await bus.connect()
     await bus.declare_topology()
@@ -60,20 +91,42 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
         retention_seconds=settings.referee_combat_retention_seconds,
     )
     instance = f"{socket.gethostname()}:{os.getpid()}"
+    beats = keys.heartbeat(spec.name)
+    dirty = keys.outbox_dirty(spec.name)
 
-    async def heartbeat() -> None:
-        await redis.hset(keys.heartbeat(spec.name), instance, int(time.time() * 1000))
+    async def fire_timer(claimed: Claimed) -> None:
+        due = claimed.payload.get("due_ms")
+        if isinstance(due, int):
+            TIMER_LATENESS.labels(spec.name).set(max(0, now_ms() - due) / 1000)
+        await runtime.fire_timer(claimed)
 
-    await heartbeat()
-    if settings.referee_metrics_port:
-        start_http_server(settings.referee_metrics_port, settings.referee_metrics_host)
-    queues = await bus.consume_service(spec.name, runtime.handle, rooms=settings.rooms)
     poller = TimerPoller(
         runtime.timers,
-        runtime.fire_timer,
+        fire_timer,
         poll_ms=settings.referee_timer_poll_ms,
         lease_ms=settings.referee_timer_lease_ms,
     )
+
+    async def heartbeat() -> None:
+        """Beat only while this replica's consumers and timer poller work (shared/liveness)."""
+        OUTBOX_DIRTY.labels(spec.name).set(await redis.zcard(dirty))
+        found = liveness.problems(
+            consuming=bus.consuming, poller_age_seconds=time.monotonic() - poller.last_poll
+        )
+        if found:
+            log.warning("replica_unhealthy", problems=found, instance=instance)
+            return
+        now = now_ms()
+        await redis.hset(beats, instance, now)
+        seen = {text(k): int(v) for k, v in (await redis.hgetall(beats)).items()}
+        gone = liveness.stale(seen, now)
+        if gone:
+            await redis.hdel(beats, *gone)
+
+    if settings.referee_metrics_port:
+        start_http_server(settings.referee_metrics_port, settings.referee_metrics_host)
+    queues = await bus.consume_service(spec.name, runtime.handle, rooms=settings.rooms)
+    await heartbeat()
     stop = asyncio.Event()
     tasks = [
         asyncio.create_task(poller.run_forever(stop), name="timers"),

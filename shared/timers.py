@@ -191,6 +191,8 @@ class TimerPoller:
         self._batch = batch
         self._clock = clock
         self.fired = 0
+        # When the last poll finished (monotonic seconds): the replica's liveness reads it.
+        self.last_poll = time.monotonic()
 
     async def run_once(self) -> int:
         claimed = await self._store.claim(self._clock(), self._lease_ms, self._batch)
@@ -215,6 +217,7 @@ class TimerPoller:
         while not stop.is_set():
             try:
                 n = await self.run_once()
+                self.last_poll = time.monotonic()
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -41,7 +41,39 @@ EXAMPLES: dict[str, Any] = {
             "skill": "Bloqueo",
         }
     },
-    "pass_turn": {"value": {"type": "pass_turn", "actor": "ana"}},
+    "pass_turn": {
+        "summary": "every ruleset: ends the actor's turn",
+        "value": {"type": "pass_turn", "actor": "ana"},
+    },
+    "flee": {
+        "summary": "every ruleset: leaves the combat (skill: umh only)",
+        "value": {"type": "flee", "actor": "ana"},
+    },
+    "ready": {
+        "summary": "umh and l5r: done preparing (cypher has no preparation: wrong_phase)",
+        "value": {"type": "ready", "actor": "ana"},
+    },
+    "cypher.attack": {
+        "summary": "cypher: an attack, its Effort and circumstances",
+        "value": {
+            "type": "cypher.attack",
+            "actor": "ana",
+            "target": "orco",
+            "attack": "Espada",
+            "stat": "might",
+            "effort": 1,
+        },
+    },
+    "l5r.attack": {
+        "summary": "l5r: an attack with raises (declare the stance first: l5r.stance)",
+        "value": {
+            "type": "l5r.attack",
+            "actor": "ryoku",
+            "target": "toshi",
+            "kind": "melee",
+            "raises": {"damage": 1},
+        },
+    },
     "resume": {
         "summary": "moderator only: a stalled combat moves on (422 combat_not_stalled otherwise)",
         "value": {"type": "resume", "actor": "moderadora", "reason": "turno bloqueado"},

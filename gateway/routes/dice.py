@@ -12,10 +12,10 @@ from gateway.errors import ApiError
 from gateway.field_errors import found_error
 from gateway.ids import CombatId
 from gateway.routes.combats import reader
-from gateway.schemas.answers import CombatDice
 from gateway.views import CombatReader
 from shared.api_types import ApiModel
 from shared.dice.notation import NotationError, parse
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import roll
 from shared.dice.streams import SystemStream
 from shared.messages import COMBAT_ENDED, COMBAT_STARTED, DICE_ROLLED
@@ -62,6 +62,35 @@ async def roll_dice(
         total=result.total,
         purpose=result.purpose,
     )
+
+
+class CombatRoll(BaseModel):
+    """One ``dice.rolled`` record of a combat."""
+
+    log_id: str
+    occurred_at: str
+    spec: str = Field(description="the expression as rolled", examples=["6k3"])
+    dice: list[list[int]]
+    kept: list[int]
+    total: int
+    stream: str | None = Field(description="the combat's stream the dice came from")
+    first_draw: int | None
+    draws: int
+    purpose: RollPurpose = Field(description="why it was rolled: a code, never free text")
+    action_id: str | None = Field(
+        description="the action the roll belongs to; null for the round's own rolls "
+        "(initiative, Curso de combate)",
+        examples=["a_0123456789abcdef0123456789abcdef"],
+    )
+    roller: str | None = Field(description="the character who rolled")
+    combat_id: str
+
+
+class CombatDice(BaseModel):
+    combat_id: str
+    commitment: str | None = Field(description="SHA-256 of the seed, from the combat's start")
+    seed: str | None = Field(description="revealed once the combat ended")
+    rolls: list[CombatRoll]
 
 
 @router.get("/v1/combats/{combat_id}/dice", responses={200: {"model": CombatDice}})

@@ -255,30 +255,6 @@ class History(BaseModel):
     history: list[HistoryEntry]
 
 
-class CombatDice(BaseModel):
-    """Every roll of a combat, the commitment to its seed, the seed once it ended."""
-
-    model_config = _examples(
-        {
-            "combat_id": COMBAT_ID,
-            "commitment": "b3" * 32,
-            "seed": None,
-            "rolls": [
-                {
-                    "log_id": "1764619202100-0",
-                    "occurred_at": "2026-12-01T20:00:02.1Z",
-                    "dice": "1d20",
-                    "result": 14,
-                }
-            ],
-        }
-    )
-    combat_id: str
-    commitment: str | None
-    seed: str | None
-    rolls: list[dict[str, Any]]
-
-
 class Health(BaseModel):
     model_config = _examples({"status": "ok"})
     status: Literal["ok"]

@@ -53,9 +53,14 @@ class Dice(BaseModel):
         self.draws[stream.stream] = stream.draws
 
 
-def rolled(roll: Roll, *, roller: str | None, combat_id: str) -> Event:
-    """The public record of one roll (``GET /v1/combats/{id}/dice``, the verifier)."""
-    return Event(DICE_ROLLED, {**roll.as_dict(), "roller": roller, "combat_id": combat_id})
+def rolled(
+    roll: Roll, *, roller: str | None, combat_id: str, action_id: str | None = None
+) -> Event:
+    """The public record of one roll (``GET /v1/combats/{id}/dice``, the verifier): its
+    ``purpose`` code (:class:`shared.dice.purpose.RollPurpose`) and the ``action_id`` of the
+    action it belongs to (``None``: a roll of the round itself, such as initiative)."""
+    payload = {**roll.as_dict(), "roller": roller, "combat_id": combat_id, "action_id": action_id}
+    return Event(DICE_ROLLED, payload)
 
 
 def view(state: State, *, ended: bool) -> dict[str, Any] | None:

@@ -1,4 +1,5 @@
-"""``make chaos`` (= ``python -m tests.chaos``): every fault scenario, with its figures.
+"""``make chaos`` (= ``python -m tests.chaos``): every fault scenario, with its figures;
+``python -m tests.chaos --soak 20000``: the soak run (tests/chaos/soak.py).
 
 Starts a RabbitMQ node and a Redis of its own (own ports, AOF ``always``), the suite on them,
 runs the scenarios one after another, prints one line of figures per scenario and writes them
@@ -20,7 +21,9 @@ from typing import Any
 
 from tests.chaos import properties as pr
 from tests.chaos import scenarios as sc
+from tests.chaos.soak import soak
 from tests.chaos.stack import Stack
+from tests.chaos.stalls import StallReader
 
 Scenario = Callable[[Stack], Awaitable[sc.Outcome]]
 
@@ -131,16 +134,45 @@ async def run(
         print(f"stack up in {time.monotonic() - started:.1f} s: {stack.suite.base_url}", flush=True)
         try:
             for _, scenario in group.values():
-                began = time.monotonic()
-                outcome = await scenario(stack)
-                line = outcome.as_dict() | {"seconds": round(time.monotonic() - began, 1)}
-                results.append(line)
-                print(json.dumps(line), flush=True)
+                results.append(await measured(stack, scenario))
         finally:
             await stack.stop()
     if out is not None:
         await asyncio.to_thread(write, out, results)
     return results
+
+
+async def run_soak(
+    actions: int, out: Path | None = None, max_seconds: float | None = None
+) -> list[dict[str, Any]]:
+    """The soak run alone (tests/chaos/soak.py), on a proxied stack of its own."""
+    stack = Stack(Path(tempfile.mkdtemp(prefix="chaos-soak-")), proxied=True)
+    await stack.start()
+    try:
+        results = [
+            await measured(stack, lambda s: soak(s, actions=actions, max_seconds=max_seconds))
+        ]
+    finally:
+        await stack.stop()
+    if out is not None:
+        await asyncio.to_thread(write, out, results)
+    return results
+
+
+async def measured(stack: Stack, scenario: Scenario) -> dict[str, Any]:
+    """One scenario's figures, with the stalled-combat metric read all through it."""
+    began, logged = time.monotonic(), stack.stalls_logged()
+    reader = StallReader(stack.metrics_port)
+    reader.start()
+    outcome = await scenario(stack)
+    stalls = await reader.stop()
+    stalls["stalled_logged"] = stack.stalls_logged() - logged
+    stalls["stalled_combats"] = max(
+        stalls["stalled_gauge_max"], stalls["stalled_detected"], stalls["stalled_logged"]
+    )
+    line = outcome.as_dict() | stalls | {"seconds": round(time.monotonic() - began, 1)}
+    print(json.dumps(line), flush=True)
+    return line
 
 
 def write(out: Path, results: list[dict[str, Any]]) -> None:
@@ -186,8 +218,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="the short version (make test)")
     parser.add_argument("--scenario", action="append", help="run only these (repeatable)")
     parser.add_argument("--out", type=Path, default=Path("tests/chaos/out/latest.json"))
+    parser.add_argument(
+        "--soak",
+        type=int,
+        metavar="ACTIONS",
+        help="only the soak run: this many actions acknowledged under every fault",
+    )
+    parser.add_argument(
+        "--soak-seconds", type=float, help="stop the soak run after this long, wherever it is"
+    )
     args = parser.parse_args(argv)
-    results = asyncio.run(run(args.scenario, args.quick, args.out))
+    if args.soak:
+        results = asyncio.run(run_soak(args.soak, args.out, args.soak_seconds))
+    else:
+        results = asyncio.run(run(args.scenario, args.quick, args.out))
     bad = verdict(results)
     for line in bad:
         print("FAILED", line)

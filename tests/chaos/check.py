@@ -22,6 +22,7 @@ kind of loss and duplicate. :func:`check` reads what it needs through the API.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -172,8 +173,17 @@ async def read_log(client: httpx.AsyncClient, combat_id: str) -> list[JSON]:
 
 
 async def read_combat(client: httpx.AsyncClient, combat_id: str) -> CombatRecord:
-    events = await read_log(client, combat_id)
-    record = CombatRecord(combat_id, events, await _get(client, f"/v1/combats/{combat_id}"))
+    """The combat and its log as of one version: a running combat moves on by its timers
+    while it is read, so it is read again until the combat's version held across the log."""
+    path = f"/v1/combats/{combat_id}"
+    combat = await _get(client, path)
+    for _ in range(10):
+        events = await read_log(client, combat_id)
+        again = await _get(client, path)
+        if again.get("version") == combat.get("version"):
+            break
+        combat = again
+    record = CombatRecord(combat_id, events, combat)
     if any(e["type"] == "combat.ended" for e in events):
         for name in record.combat.get("participants") or {}:
             history = await _get(client, f"/v1/characters/{name}/history")
@@ -183,5 +193,12 @@ async def read_combat(client: httpx.AsyncClient, combat_id: str) -> CombatRecord
 
 
 async def check(client: httpx.AsyncClient, attempts: list[Attempt], combats: list[str]) -> Figures:
-    records = [await read_combat(client, c) for c in combats]
-    return judge(records, attempts, int(time.time() * 1000))
+    gate = asyncio.Semaphore(16)
+
+    async def one(combat_id: str) -> CombatRecord:
+        async with gate:
+            return await read_combat(client, combat_id)
+
+    now_ms = int(time.time() * 1000)
+    records = await asyncio.gather(*(one(c) for c in dict.fromkeys(combats)))
+    return judge(list(records), attempts, now_ms)

@@ -11,8 +11,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from tests.chaos.check import Figures, check
-from tests.chaos.load import Player, Record, new_community
-from tests.chaos.scenarios import PLAY_TIMERS, settle, start_combats
+from tests.chaos.load import Record, new_community
+from tests.chaos.scenarios import PLAY_TIMERS, player, settle, start_combats
 from tests.chaos.stack import Stack
 
 
@@ -51,7 +51,7 @@ async def under_fire(
     record = Record()
     ids = await start_combats(community, record, combats)
     stop = asyncio.Event()
-    players = [asyncio.create_task(Player(community, record, c).play(stop)) for c in ids]
+    players = [asyncio.create_task(player(community, record, c).play(stop)) for c in ids]
     fire = Fire()
     baseline = stack.redeliveries()
     body_done = asyncio.Event()
@@ -81,6 +81,6 @@ async def under_fire(
         stop.set()
         await asyncio.gather(*players, return_exceptions=True)
         await settle(community, record)
-        fire.figures = await check(community.client, record.attempts, ids)
+        fire.figures = await check(community.client, record.attempts, record.combats)
         fire.redeliveries = stack.redeliveries() - baseline
         await community.client.aclose()

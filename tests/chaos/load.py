@@ -4,12 +4,18 @@ A player behaves like a careful frontend: every action carries an ``Idempotency-
 request that got no answer (connection refused or cut, timeout, 5xx, 409 in progress) is sent
 again with the same key until it is answered. An action is *acknowledged* once it got a 2xx
 (200, or 202 to poll); the checker then demands that it is in the combat's log exactly once.
+
+Fighters are mortal (``VIT``: a few hits bring one down), so combats end, services/states
+applies their aftermath, and the player starts the next combat of its room with two new
+fighters. A player now and then lets a defense window or its whole turn run out, so the
+timers fall due under the faults.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -21,6 +27,11 @@ JSON = dict[str, Any]
 
 SKILL = "Golpe"
 DEFENSE = "Bloqueo"
+VIT = 300
+"""Three unblocked hits of ``SKILL`` (100), five blocked ones (70): a combat lasts a round or
+two (umh 9.1.1, 4.1.1.2)."""
+IDLE = 0.15
+"""How often a player lets a window or a turn run out instead of answering."""
 
 
 def sheet(name: str, *, vel: float) -> JSON:
@@ -28,7 +39,7 @@ def sheet(name: str, *, vel: float) -> JSON:
         "name": name,
         "ruleset": "umh",
         "stats": {
-            "vit": 10_000_000,
+            "vit": VIT,
             "vel": vel,
             "ref": 3,
             "vol": 2,
@@ -83,6 +94,8 @@ class Attempt:
 class Record:
     attempts: list[Attempt] = field(default_factory=list)
     successes: list[float] = field(default_factory=list)  # times of 2xx answers
+    combats: list[str] = field(default_factory=list)  # every combat started
+    rooms: dict[str, int] = field(default_factory=dict)  # combat -> its room's index
     errors: dict[str, int] = field(default_factory=dict)
 
     def error(self, kind: str) -> None:
@@ -141,8 +154,11 @@ async def new_community(base_url: str, admin_token: str, timers: JSON) -> Commun
     return Community(client, key)
 
 
-async def start_combat(community: Community, record: Record, index: int) -> str | None:
-    a, b = f"a{index}", f"b{index}"
+async def start_combat(
+    community: Community, record: Record, index: int, game: int = 0
+) -> str | None:
+    """Combat ``game`` of room ``index``: two new fighters (a fallen one stays fallen)."""
+    a, b = f"a{index}-{game}", f"b{index}-{game}"
     for who, vel in ((a, 6), (b, 5)):
         put = await send(
             community.client,
@@ -169,19 +185,35 @@ async def start_combat(community: Community, record: Record, index: int) -> str 
     )
     if answer is None or answer.status_code not in (201, 202):
         return None
-    return str(answer.json()["id"])
+    combat_id = str(answer.json()["id"])
+    record.combats.append(combat_id)
+    record.rooms[combat_id] = index
+    return combat_id
 
 
 class Player:
-    """Plays one combat until ``stop`` is set: attack, take or block, pass when out of PA."""
+    """Plays until ``stop`` is set: attack, take or block, pass when out of PA, now and then
+    let a window or a turn run out; with ``room``, the next combat of the room when one ends."""
 
-    def __init__(self, community: Community, record: Record, combat_id: str) -> None:
+    def __init__(
+        self, community: Community, record: Record, combat_id: str, room: int | None = None
+    ) -> None:
+        self.community = community
         self.client = community.client
         self.record = record
         self.combat_id = combat_id
+        self.room = room
+        self.games = 0
         self.block = False
+        self.dice = random.Random(combat_id)
+        self.idle_until: dict[str, float] = {}
+        self.fresh: JSON | None = None  # the combat a 200 answer carried
 
     async def combat(self) -> JSON | None:
+        """The combat as the last 200 answer showed it, or read again."""
+        fresh, self.fresh = self.fresh, None
+        if fresh is not None and fresh.get("id") == self.combat_id:
+            return fresh
         answer = await send(self.client, self.record, "GET", f"/v1/combats/{self.combat_id}")
         return answer.json() if answer is not None and answer.status_code == 200 else None
 
@@ -203,6 +235,7 @@ class Player:
                 attempt.action_id = answer.json().get("action_id")
                 if answer.status_code == 200:
                     attempt.event_ids = [str(e["id"]) for e in answer.json().get("events") or []]
+                    self.fresh = answer.json().get("combat")
             if attempt.acknowledged:
                 self.record.successes.append(attempt.answered)
         return attempt
@@ -210,6 +243,13 @@ class Player:
     async def play(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
             combat = await self.combat()
+            if combat is not None and combat["phase"] == "ended" and self.room is not None:
+                self.games += 1
+                following = await start_combat(self.community, self.record, self.room, self.games)
+                if following is None:
+                    return
+                self.combat_id = following
+                continue
             if combat is None or combat["phase"] == "ended":
                 return
             if combat["phase"] != "fighting" or not combat.get("turn"):
@@ -220,6 +260,9 @@ class Player:
     async def step(self, combat: JSON) -> None:
         actor = combat["turn"]["actor"]
         pending = combat.get("pending_reactions") or []
+        if self.idles(combat, pending):
+            await asyncio.sleep(0.2)
+            return
         if pending:
             reaction = pending[0]
             skill = DEFENSE if self.block else None
@@ -236,3 +279,12 @@ class Player:
             await self.act("skill", actor, {"skill": SKILL, "targets": [other]})
         else:
             await self.act("pass_turn", actor, {})
+
+    def idles(self, combat: JSON, pending: list[JSON]) -> bool:
+        """Whether the player leaves this window (or this turn) to its timer (``IDLE``)."""
+        turn = combat["turn"]
+        what = pending[0]["action_id"] if pending else f"turn-{turn.get('index')}-{turn['actor']}"
+        what += f"-{combat.get('round')}"
+        if what not in self.idle_until:
+            self.idle_until = {what: time.monotonic() + 60 if self.dice.random() < IDLE else 0.0}
+        return time.monotonic() < self.idle_until[what]

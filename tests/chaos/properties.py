@@ -10,7 +10,16 @@ import uuid
 
 from tests.chaos.check import check
 from tests.chaos.fire import merged, under_fire
-from tests.chaos.load import SKILL, Attempt, Community, Player, Record, new_community, send
+from tests.chaos.load import (
+    SKILL,
+    Attempt,
+    Community,
+    Player,
+    Record,
+    new_community,
+    send,
+    start_combat,
+)
 from tests.chaos.scenarios import PLAY_TIMERS, Outcome, fighting, settle, start_combats
 from tests.chaos.stack import Stack
 
@@ -99,13 +108,24 @@ async def racing_pairs(stack: Stack, *, pairs: int, combats: int, background: in
         the pending defense) or, out of PA, a pass (the second is no longer his turn)."""
         nonlocal both_won, done
         player = Player(community, record, combat_id)
+        room, games = record.rooms.get(combat_id, 0), 0
         # A combat that stops moving is left to the checker (a hit never resolved, a timer
         # never fired): the race itself never waits for it forever.
         deadline = time.monotonic() + STALL_SECONDS * max(1, rounds)
         while done < pairs and rounds > 0 and time.monotonic() < deadline:
             combat = await player.combat()
+            if combat is not None and combat["phase"] == "ended":
+                games += 1  # mortal fighters: the room's next combat
+                following = await start_combat(community, record, room, games)
+                if following is None:
+                    return
+                player.combat_id = combat_id = following
+                continue
             if combat is None or combat["phase"] != "fighting" or not combat.get("turn"):
-                return
+                if combat is None:
+                    return
+                await asyncio.sleep(0.2)
+                continue
             pending = combat.get("pending_reactions") or []
             if pending:
                 reaction = pending[0]
@@ -134,7 +154,7 @@ async def racing_pairs(stack: Stack, *, pairs: int, combats: int, background: in
     async with under_fire(stack, ["turns", "resolution"], combats=background, every=4.0) as fire:
         await asyncio.gather(*(race(c, per) for c in ids))
     await settle(community, record)
-    figures = merged(await check(community.client, record.attempts, ids), fire.figures)
+    figures = merged(await check(community.client, record.attempts, record.combats), fire.figures)
     await community.client.aclose()
     return Outcome(
         "racing_pairs",

@@ -28,7 +28,8 @@ from tests.chaos.load import (
 from tests.chaos.stack import Stack
 
 JSON = dict[str, Any]
-PLAY_TIMERS = {"preparation_seconds": 1, "turn_seconds": 600, "defense_seconds": 600}
+PLAY_TIMERS = {"preparation_seconds": 1, "turn_seconds": 5, "defense_seconds": 3}
+"""Short timers: windows and turns left to run out fall due under every fault."""
 
 
 @dataclass
@@ -109,7 +110,7 @@ async def played(
     record = Record()
     ids = await start_combats(community, record, combats)
     stop = asyncio.Event()
-    players = [asyncio.create_task(Player(community, record, c).play(stop)) for c in ids]
+    players = [asyncio.create_task(player(community, record, c).play(stop)) for c in ids]
     await asyncio.sleep(fault_at)
     first_fault, redelivered, held = len(stack.faults), stack.redeliveries(), stack.held()
     stack.target = ids[0] if ids else None
@@ -119,7 +120,7 @@ async def played(
     await asyncio.gather(*players, return_exceptions=True)
     await settle(community, record)
     faults = stack.faults[first_fault:]
-    figures = await check(community.client, record.attempts, ids)
+    figures = await check(community.client, record.attempts, record.combats)
     await community.client.aclose()
     return Outcome(
         name,
@@ -134,6 +135,11 @@ async def played(
             "held_while_a_dependency_was_down": stack.held() - held,
         },
     )
+
+
+def player(community: Community, record: Record, combat_id: str) -> Player:
+    """A player of the combat's room, who starts the room's next combat when one ends."""
+    return Player(community, record, combat_id, room=record.rooms.get(combat_id))
 
 
 def latency(record: Record) -> dict[str, float]:
@@ -176,10 +182,14 @@ def kill_each(services: list[str], *, times: int, every: float) -> Fault:
     return fault
 
 
+async def restart_rabbitmq_once(stack: Stack) -> None:
+    stack.mark("rabbitmq stop_app + start_app")
+    await asyncio.to_thread(stack.rabbit.restart)
+
+
 async def restart_rabbitmq(stack: Stack) -> None:
     for _ in range(2):
-        stack.mark("rabbitmq stop_app + start_app")
-        await asyncio.to_thread(stack.rabbit.restart)
+        await restart_rabbitmq_once(stack)
         await asyncio.sleep(5)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from tests.chaos.proxy import TcpProxy
 from tests.chaos.servers import PrivateRabbit, PrivateRedis
 from tests.support.infra import new_namespace
-from tests.support.suite import Suite
+from tests.support.suite import Suite, free_port
 
 FAST_ENV = {
     "REFEREE_RATE_PER_SECOND": "100000",  # one key drives many combats: measure the suite
@@ -59,6 +59,7 @@ class Stack:
             admin_token=secrets.token_urlsafe(24),
             partitions=self.partitions,
             extra_env=dict(FAST_ENV),
+            process_env={"turns": {"REFEREE_METRICS_PORT": str(free_port())}},
         )
         await asyncio.to_thread(self.suite.start_all, ready_timeout=120)
 
@@ -85,6 +86,15 @@ class Stack:
     def redeliveries(self) -> int:
         """Messages the broker delivered again, as the services logged them."""
         return self._logged("message_redelivered")
+
+    @property
+    def metrics_port(self) -> int:
+        """Where services/turns serves its metrics (the stalled-combat gauge, issue 18)."""
+        return int(self.suite.process_env["turns"]["REFEREE_METRICS_PORT"])
+
+    def stalls_logged(self) -> int:
+        """``combat_stalled`` lines the reconcilers wrote (they outlive a kill)."""
+        return self._logged("combat_stalled")
 
     def held(self) -> int:
         """Times a service held a message and retried because Redis or the broker was down."""

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
+from gateway.routes.dice import CombatDice
 from gateway.schemas.answers import (
     ActionAnswer,
     ActionOutcome,
     Character,
     CharacterPage,
     Combat,
-    CombatDice,
     CombatPage,
     Health,
     History,

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from shared.dice.purpose import RollPurpose
 from tests.e2e.referee import HttpCommunity, Referee, verify_dice
 from tests.support.play import error_of, expect, of_type, unique
 from tests.support.sheets import samurai
@@ -76,9 +77,12 @@ async def test_two_samurai_duel_to_the_end_and_the_dice_verify(referee: Referee)
     loser = bruno if ended["data"]["winner"] == "attackers" else ana
     assert combat["participants"][loser]["wound_rank"] in ("down", "out", "dead")
     dice = (await community.client.get(f"/v1/combats/{cid}/dice")).json()
-    purposes = [r["purpose"] for r in dice["rolls"]]
-    assert any(p.startswith("initiative") for p in purposes)
-    assert any(p.startswith("attack") for p in purposes)
+    codes = {str(p) for p in RollPurpose}
+    assert all(r["purpose"] in codes for r in dice["rolls"]), dice["rolls"]
+    initiative = [r for r in dice["rolls"] if r["purpose"] == "initiative"]
+    attacks = [r for r in dice["rolls"] if r["purpose"] == "attack"]
+    assert initiative and all(r["action_id"] is None for r in initiative)
+    assert attacks and all(str(r["action_id"]).startswith("a_") for r in attacks)
     assert dice["seed"]
     await verify_dice(community, cid)
     status = await community.status(ana)

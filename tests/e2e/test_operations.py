@@ -5,6 +5,9 @@ answer carries a request id."""
 from __future__ import annotations
 
 import asyncio
+import signal
+import subprocess
+import sys
 
 import httpx
 import pytest
@@ -55,6 +58,14 @@ async def test_a_down_service_costs_its_commands_not_the_reads(own_suite: Suite)
         await asyncio.to_thread(own_suite.wait_ready, 30)
         combat = await community.start_challenge("ana", "bruno", room="plaza")
         assert combat["phase"] == "preparation"
+        await community.wait_event(combat["id"], "combat.started", lambda d: True, within=10)
+        metrics = (await client.get("/metrics")).text
+        (lag,) = [
+            float(line.split()[1])
+            for line in metrics.splitlines()
+            if line.startswith("referee_recorder_lag_seconds ")
+        ]
+        assert 0 <= lag < 30
     finally:
         await referee.aclose()
 
@@ -66,3 +77,45 @@ async def test_every_answer_has_a_request_id(suite: Suite) -> None:
             assert len(answer.headers["X-Request-ID"]) == 32, path
         bad = await client.get("/healthz", headers={"X-Request-ID": "bad id with spaces"})
         assert bad.headers["X-Request-ID"] != "bad id with spaces"
+
+
+def health(suite: Suite, service: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "shared.ops", "health", "--service", service],
+        env=suite.env(),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+async def test_a_hung_replica_fails_its_own_health_check(own_suite: Suite) -> None:
+    """SIGSTOP: the process still holds its connection (the broker sees a consumer), but it
+    beats no more, so the health check of its host fails; SIGCONT brings it back."""
+    first = await asyncio.to_thread(health, own_suite, "turns")
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert first.stdout.startswith("healthy")
+    proc = own_suite.procs["turns"]
+    proc.send_signal(signal.SIGSTOP)
+    try:
+
+        async def unhealthy() -> str | None:
+            done = await asyncio.to_thread(health, own_suite, "turns")
+            return done.stdout if done.returncode == 1 else None
+
+        said = await wait_until(
+            unhealthy, within=25, what="turns to fail its health check", every=1
+        )
+        assert "no fresh heartbeat" in said
+        # The other services' replicas are not affected.
+        assert (await asyncio.to_thread(health, own_suite, "states")).returncode == 0
+    finally:
+        proc.send_signal(signal.SIGCONT)
+
+    async def healthy_again() -> bool | None:
+        return (
+            True if (await asyncio.to_thread(health, own_suite, "turns")).returncode == 0 else None
+        )
+
+    await wait_until(healthy_again, within=20, what="turns to beat again", every=1)

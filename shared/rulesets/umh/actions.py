@@ -87,12 +87,6 @@ class StandUpAction(_Action):
     type: Literal["stand_up"]
 
 
-class ReadyAction(_Action):
-    """Ready to end the preparation round early (umh 1.3.1, reading A-99, a setting)."""
-
-    type: Literal["ready"]
-
-
 UMH_ACTIONS = (
     SkillAction,
     ReactAction,
@@ -103,5 +97,4 @@ UMH_ACTIONS = (
     DisconnectAction,
     ReconnectAction,
     StandUpAction,
-    ReadyAction,
 )

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from shared.errors import RuleViolation
 from shared.payloads import EffectView, Position
 from shared.rulesets.umh import evasion
-from shared.rulesets.umh.attributes import BelowOne, below_one
+from shared.rulesets.umh.attributes import BelowOne
+from shared.rulesets.umh.current import current_stats
 from shared.rulesets.umh.grid import (
     Metric,
     Square,
@@ -52,6 +53,10 @@ class Combatant:
     @property
     def ref(self) -> float:
         return self.sheet.stats.ref
+
+    def now(self, reading: BelowOne = "keep") -> dict[str, float]:
+        """umh 2.6, 2.8, 11.5.4 - 11.5.5, 11.5.11: his STATs as the combat reads them now."""
+        return current_stats(self.sheet, self.effects, reading)
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ class Reaction:
 
     def ref_of(self, combatant: Combatant) -> float:
         """umh 2.6.1.1 / A-22: the REF the combat reads for ``combatant``."""
-        return below_one(combatant.ref, self.stat_below_one)
+        return combatant.now(self.stat_below_one)["ref"]
 
 
 def effective_reach(actor: Combatant, skill: Skill) -> int:
@@ -281,7 +286,8 @@ def _check_resist(reaction: Reaction) -> None:
     if defense is not None and defense.defense_kind is DefenseKind.INTERNAL:
         raise RuleViolation("resist_not_allowed", "umh 7.1.2.4", skill=attack.name)
     enamours = any(e.kind == "state" and e.type.value == "enamoramiento" for e in attack.effects)
-    outwills = reaction.reactor.sheet.stats.vol > reaction.attacker.sheet.stats.vol
+    reading = reaction.stat_below_one
+    outwills = reaction.reactor.now(reading)["vol"] > reaction.attacker.now(reading)["vol"]
     if enamours and outwills:
         return  # umh 11.5.10 / A-44: VOL above the enamourer's annuls it
     if not natures_of(attack) & RESISTIBLE:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import Roll, roll
 from shared.dice.streams import Stream
 from shared.rulesets.cypher import difficulty as dif
 from shared.rulesets.cypher.damage import effect_of
 
 
-def d20(stream: Stream, purpose: str) -> Roll:
+def d20(stream: Stream, purpose: RollPurpose) -> Roll:
     return roll("1d20", stream, purpose=purpose)
 
 
@@ -18,7 +19,7 @@ def check(
     base: int,
     steps: list[dif.Step],
     stream: Stream,
-    purpose: str,
+    purpose: RollPurpose,
     *,
     dazed: bool,
     effort: int,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.resolution.domain.cypher.attempt import check
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import Roll
 from shared.dice.streams import Stream
 from shared.rulesets.cypher.conditions import Condition
@@ -100,7 +101,7 @@ def poisoned(
         poison.level,
         [],
         stream,
-        f"poison defense (Might) of {who}",
+        RollPurpose.POISON_DEFENSE,
         dazed=dazed,
         effort=0,
         is_impaired=cond.impaired,

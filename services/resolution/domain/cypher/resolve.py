@@ -13,6 +13,7 @@ from typing import Any
 
 from services.resolution.domain.cypher.attempt import check
 from services.resolution.domain.cypher.harm import apply_special, spend_effort, take_damage
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import Roll, roll
 from shared.dice.streams import Stream
 from shared.rulesets.cypher import difficulty as dif
@@ -55,7 +56,7 @@ def npc_attack(
         dif.defense_of(me),
         turned,
         stream,
-        f"Speed defense of {action.target}",
+        RollPurpose.DEFENSE,
         dazed=his.dazed,
         effort=0,
         is_impaired=his.impaired,
@@ -79,7 +80,7 @@ def own_attack(
         dif.defense_of(him),
         steps,
         stream,
-        f"attack {attack.name} on {action.target}",
+        RollPurpose.ATTACK,
         dazed=mine.dazed,
         effort=action.effort,
         is_impaired=mine.impaired,
@@ -165,7 +166,7 @@ def resolve_action(
         action.difficulty,
         [],
         stream,
-        f"{action.stat} action of {action.actor}",
+        RollPurpose.ACTION,
         dazed=cond.dazed,
         effort=action.effort,
         is_impaired=cond.impaired,
@@ -191,7 +192,7 @@ def resolve_long_move(
         4,
         [s for s in steps if s.steps],
         stream,
-        f"long move of {action.actor}",
+        RollPurpose.LONG_MOVE,
         dazed=cond.dazed,
         effort=0,
         is_impaired=cond.impaired,
@@ -269,7 +270,7 @@ def resolve_recover(
         healed["track_after"] = str(cond.track_name)
         return Resolved({"recovery": healed, "success": True}, conds)
     assert cond.pools is not None and cond.pools_max is not None
-    rolled = roll(f"1d6+{sheet.tier}", stream, purpose=f"recovery roll of {actor}")
+    rolled = roll(f"1d6+{sheet.tier}", stream, purpose=RollPurpose.RECOVERY)
     got = recover(cond.pools, cond.pools_max, rolled.total, distribution)
     before_pools = cond.pools.model_dump()
     cond.pools = got.pools_after

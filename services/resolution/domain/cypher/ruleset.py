@@ -119,7 +119,10 @@ def resolved(
     )
     state.dice.keep(stream)
     state.conditions = {**state.conditions, **done.conditions}
-    events = [rolled(r, roller=who, combat_id=state.id) for r, who in done.rolls]
+    action_id = str(payload["action_id"])
+    events = [
+        rolled(r, roller=who, combat_id=state.id, action_id=action_id) for r, who in done.rolls
+    ]
     body = {
         "ruleset": "cypher",
         "action_id": payload["action_id"],

@@ -66,7 +66,10 @@ class L5rResolution:
         struck = strike(request, stream)
         combat.dice.keep(stream)
         combat_id = combat.combat_id or ""
-        events = [rolled(r, roller=who, combat_id=combat_id) for r, who in struck.rolls]
+        events = [
+            rolled(r, roller=who, combat_id=combat_id, action_id=request.action_id)
+            for r, who in struck.rolls
+        ]
         events.append(Event(ACTION_RESOLVED, struck.payload))
         return Decision(combat.to_dict(), events)
 

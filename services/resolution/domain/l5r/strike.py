@@ -23,6 +23,7 @@ from typing import Any
 from services.resolution.domain.l5r.request import AttackDice, StrikeRequest
 from services.resolution.domain.l5r.wounds import Wounds, damage_rolls, wounds_after
 from shared.dice.notation import roll_and_keep
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import Roll, roll
 from shared.dice.streams import Stream
 from shared.rulesets.l5r.sheet import FALLEN
@@ -43,7 +44,7 @@ def knocked_down(total: int, earth: int, insight: int) -> bool:
     return total > (earth + insight) * 5
 
 
-def attack_roll(spec: AttackDice, stream: Stream, purpose: str) -> tuple[Roll, int]:
+def attack_roll(spec: AttackDice, stream: Stream, purpose: RollPurpose) -> tuple[Roll, int]:
     """1. (trait + skill) k trait, exploding only when skilled; minus the wound penalty."""
     dice = roll_and_keep(spec.rolled, spec.kept, explode=spec.explode)
     result = roll(dice, stream, purpose=purpose)
@@ -100,7 +101,7 @@ def disarm(
     the attacker's total must be higher. Called on a hit only."""
     foe = request.target_state
     spec = roll_and_keep(foe.strength + foe.weapon_rank, foe.strength, explode=foe.weapon_rank > 0)
-    opposed = roll(spec, stream, purpose=f"disarm opposed {request.target}")
+    opposed = roll(spec, stream, purpose=RollPurpose.DISARM_OPPOSED)
     out.rolls.append((opposed, request.target))
     disarmed = total > opposed.total
     steps.append(
@@ -117,8 +118,8 @@ def disarm(
 
 def strike(request: StrikeRequest, stream: Stream) -> Struck:
     """The steps of the module docstring, in order; the ``action.resolved`` payload."""
-    attacker, target, raises = request.attacker, request.target, request.raises
-    rolled, total = attack_roll(request.roll, stream, f"attack {attacker} -> {target}")
+    attacker, raises = request.attacker, request.raises
+    rolled, total = attack_roll(request.roll, stream, RollPurpose.ATTACK)
     out = Struck(payload={}, rolls=[(rolled, attacker)])
     success = total >= request.tn
     steps: list[Step] = [*request.tn_steps, roll_step(request, rolled, total)]

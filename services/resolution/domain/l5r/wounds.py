@@ -8,6 +8,7 @@ from typing import Any
 
 from services.resolution.domain.l5r.request import StrikeRequest, TargetState
 from shared.dice.notation import roll_and_keep
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import Roll, roll
 from shared.dice.streams import Stream
 from shared.rulesets.l5r.sheet import WoundRank, wound_rank
@@ -41,7 +42,7 @@ def damage_rolls(
     spec = roll_and_keep(request.damage.rolled, request.damage.kept)
     totals: list[int] = []
     for n in range(hits):
-        dmg = roll(spec, stream, purpose=f"damage {request.attacker} -> {request.target} #{n + 1}")
+        dmg = roll(spec, stream, purpose=RollPurpose.DAMAGE)
         rolls.append((dmg, request.attacker))
         totals.append(dmg.total)
         steps.append(

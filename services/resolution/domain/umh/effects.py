@@ -207,6 +207,7 @@ MAINTAINED_KINDS: Final = frozenset(
         EffectKind.REGENERATION,
         EffectKind.SHIELD,
         EffectKind.COATING,
+        EffectKind.INCREASE,
     }
 )
 """Effects a player keeps up with his own skills (auras, shields): not indirects or states

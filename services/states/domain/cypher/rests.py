@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from services.states.domain.cypher.record import CypherRecord, Rest
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import Roll, roll
 from shared.dice.streams import SeededStream, commitment
 from shared.errors import RuleViolation
@@ -112,7 +113,7 @@ def finish_rest(record: CypherRecord, tier: int) -> tuple[dict[str, Any], Roll |
         retracked(record)
         return {"option": "special_damage", "track_after": str(record.track_name)}, None
     stream = SeededStream(resting.seed, "rest")
-    rolled = roll(f"1d6+{tier}", stream, purpose=f"rest {resting.number}")
+    rolled = roll(f"1d6+{tier}", stream, purpose=RollPurpose.RECOVERY)
     got = recover(record.pools, record.pools_max, rolled.total, resting.distribution)
     before = record.pools.model_dump()
     record.pools = got.pools_after

@@ -14,7 +14,7 @@ from services.turns.domain.cypher import checks, resuming
 from services.turns.domain.cypher.flow import end_combat, end_turn
 from services.turns.domain.cypher.state import CypherCombat, Pending, TurnEnd
 from shared.actions import Action
-from shared.actions_base import AnnulAction, ResumeAction
+from shared.actions_base import AnnulAction, FleeAction, ReadyAction, ResumeAction
 from shared.domain import Decision
 from shared.errors import RuleViolation
 from shared.messages import ACTION_DECLARED, COMBATANT_FLED, RESOLUTION_REQUESTED
@@ -34,7 +34,7 @@ from shared.vocabulary import EndReason
 
 MOVED = "combatant.moved"
 REROLL_REQUESTED = "initiative.reroll_requested"
-GENERIC = frozenset({"annul", "resume", "flee", "pass_turn"})
+GENERIC = frozenset({"annul", "resume", "flee", "pass_turn", "ready"})
 """API.md actions that cypher referees too; the other umh ones are ``not_implemented``."""
 
 
@@ -45,6 +45,7 @@ def act(state: CypherCombat, cmd: ActOnCombat, now_ms: int) -> Decision[State]:
         raise RuleViolation("combat_ended", "cypher ASALTO")
     if not action.type.startswith("cypher.") and action.type not in GENERIC:
         raise RuleViolation("not_implemented", "cypher (RULES.md section 3)", type=action.type)
+    shared_words(action)
     out = Outcome()
     if isinstance(action, AnnulAction | CypherRerollInitiative):
         moderate(state, cmd, out, now_ms)
@@ -61,6 +62,16 @@ def act(state: CypherCombat, cmd: ActOnCombat, now_ms: int) -> Decision[State]:
         return out.decision(state)
     in_turn(state, cmd, out, now_ms)
     return out.decision(state)
+
+
+def shared_words(action: Action) -> None:
+    """One vocabulary for every ruleset: ``pass_turn`` and ``flee`` are refereed below;
+    ``ready`` ends a preparation round, and a cypher combat has none (it starts fighting,
+    001 INICIATIVA): ``wrong_phase``. An escape skill is umh's: a cypher flight names none."""
+    if isinstance(action, ReadyAction):
+        raise RuleViolation("wrong_phase", "cypher INICIATIVA", phase="fighting")
+    if isinstance(action, FleeAction) and action.skill is not None:
+        raise RuleViolation("invalid_request", None, reason="a cypher flight names no skill")
 
 
 def moderate(state: CypherCombat, cmd: ActOnCombat, out: Outcome, now_ms: int) -> None:

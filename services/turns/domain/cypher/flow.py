@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from services.turns.domain.cypher.state import CypherCombat, Result, Turn, TurnEnd
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import roll
 from shared.domain import ms
 from shared.messages import (
@@ -53,7 +54,7 @@ def initiative(state: CypherCombat, out: Outcome) -> list[str]:
     npcs = [c for c in everyone if c not in pcs]
     rolls: dict[str, int] = {}
     for character in pcs:
-        result = roll("1d20", stream, purpose=f"initiative (Speed) of {character}")
+        result = roll("1d20", stream, purpose=RollPurpose.INITIATIVE)
         rolls[character] = result.total
         out.rolled(result, roller=character, combat_id=state.id)
     dice.keep(stream)

@@ -16,7 +16,14 @@ from services.turns.domain.l5r import flow, moving, resuming, voiding
 from services.turns.domain.l5r.fighter import Fighter, GolpeFinal, Stance, Status
 from services.turns.domain.l5r.in_turn import in_turn
 from services.turns.domain.l5r.state import L5rCombat, TurnEnd
-from shared.actions_base import AnnulAction, PactAction, ResumeAction
+from shared.actions_base import (
+    AnnulAction,
+    FleeAction,
+    PactAction,
+    PassTurnAction,
+    ReadyAction,
+    ResumeAction,
+)
 from shared.errors import RuleViolation
 from shared.messages import COMBATANT_FLED
 from shared.outcome import Outcome
@@ -40,6 +47,7 @@ OUT_OF_TURN_VOID = ("cambiar_iniciativa", "golpe_final", "reduccion_heridas", "v
 
 def act(state: L5rCombat, cmd: ActOnCombat, now_ms: int) -> Outcome:
     """One action, its checks in the module's order."""
+    cmd = shared_words(cmd)
     action: Any = cmd.action
     if state.ended:
         raise RuleViolation("combat_ended", None)
@@ -59,6 +67,25 @@ def act(state: L5rCombat, cmd: ActOnCombat, now_ms: int) -> Outcome:
     else:
         by_phase(state, out, cmd, now_ms)
     return out
+
+
+def shared_words(cmd: ActOnCombat) -> ActOnCombat:
+    """One vocabulary for every ruleset: ``pass_turn``, ``flee`` and ``ready`` are
+    ``l5r.pass`` (no delay), ``l5r.flee`` and ``l5r.ready``. An escape skill is umh's
+    (umh 4.1.1): an l5r flight names none."""
+    action: Any = cmd.action
+    if isinstance(action, FleeAction) and action.skill is not None:
+        raise RuleViolation("invalid_request", None, reason="an l5r flight names no skill")
+    body: L5rPass | L5rFlee | L5rReady
+    if isinstance(action, PassTurnAction):
+        body = L5rPass(type="l5r.pass", actor=action.actor)
+    elif isinstance(action, FleeAction):
+        body = L5rFlee(type="l5r.flee", actor=action.actor)
+    elif isinstance(action, ReadyAction):
+        body = L5rReady(type="l5r.ready", actor=action.actor)
+    else:
+        return cmd
+    return cmd.model_copy(update={"action": body})
 
 
 def by_phase(state: L5rCombat, out: Outcome, cmd: ActOnCombat, now_ms: int) -> None:
@@ -92,7 +119,7 @@ def own_turn(state: L5rCombat, out: Outcome, cmd: ActOnCombat, p: Fighter, now_m
         return
     if isinstance(action, L5rStance | L5rFullDefense):
         stance = Stance(action.stance) if isinstance(action, L5rStance) else Stance.FULL_DEFENSE
-        moving.declare_stance(state, out, action.actor, p, stance)
+        moving.declare_stance(state, out, action.actor, p, stance, cmd.action_id)
         return
     if not turn.stance_declared:
         raise RuleViolation("stance_not_declared", "l5r Paso 2 (order/stance)")

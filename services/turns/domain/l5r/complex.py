@@ -11,6 +11,7 @@ from services.turns.domain.l5r.attack import spend
 from services.turns.domain.l5r.fighter import Fighter
 from services.turns.domain.l5r.state import L5rCombat
 from shared.dice.notation import roll_and_keep
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import roll
 from shared.errors import RuleViolation
 from shared.outcome import Outcome
@@ -24,7 +25,9 @@ def forced_raise(moved: float, water: int) -> int:
     return 1 if moved > 0 else 0
 
 
-def complex_action(state: L5rCombat, out: Outcome, action: L5rComplex, p: Fighter) -> None:
+def complex_action(
+    state: L5rCombat, out: Outcome, action: L5rComplex, p: Fighter, action_id: str
+) -> None:
     """The stance allows it (T004-27), riding needs Horsemanship, the forced raise after a
     move (C-19), one Void use on its roll (C-4) and its points; then the roll, if any."""
     rules.check_allowed(p.current_stance, action.category)
@@ -42,7 +45,7 @@ def complex_action(state: L5rCombat, out: Outcome, action: L5rComplex, p: Fighte
         "forced_raises": forced,
     }
     if action.skill is not None and action.trait is not None:
-        payload |= skill_roll(state, out, action, p, uses, forced)
+        payload |= skill_roll(state, out, action, p, uses, forced, action_id)
     elif forced:
         payload["tn_raise"] = rules.RAISE_TN * forced
     p.use_slot("complex")
@@ -53,7 +56,13 @@ def complex_action(state: L5rCombat, out: Outcome, action: L5rComplex, p: Fighte
 
 
 def skill_roll(
-    state: L5rCombat, out: Outcome, action: L5rComplex, p: Fighter, uses: list[str], forced: int
+    state: L5rCombat,
+    out: Outcome,
+    action: L5rComplex,
+    p: Fighter,
+    uses: list[str],
+    forced: int,
+    action_id: str,
 ) -> dict[str, Any]:
     """(trait + skill) k trait (C-2), exploding when skilled (C-29); Mejora's rank, die and
     free raise, Alentar's die; the raises paid within the maximum (T004-01); the wound
@@ -68,9 +77,9 @@ def skill_roll(
     dice = state.dice_of()
     stream = dice.stream("turns")
     spec = roll_and_keep(trait + rank + extra, trait + extra, explode=rank > 0)
-    result = roll(spec, stream, purpose=f"complex {action.actor}")
+    result = roll(spec, stream, purpose=RollPurpose.COMPLEX_ACTION)
     dice.keep(stream)
-    out.rolled(result, roller=action.actor, combat_id=state.id)
+    out.rolled(result, roller=action.actor, combat_id=state.id, action_id=action_id)
     penalty = 0 if "persistencia" in uses else p.penalty
     total = result.total - penalty
     shown: dict[str, Any] = {

@@ -10,6 +10,7 @@ from typing import Any
 from services.turns.domain.l5r import rules
 from services.turns.domain.l5r.fighter import OUT_OF_FIGHT, Fighter, GolpeFinal, RoundCounters
 from services.turns.domain.l5r.state import L5rCombat, Result, Turn, TurnEnd
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import roll
 from shared.dice.streams import SeededStream
 from shared.messages import (
@@ -35,7 +36,7 @@ def roll_initiative(state: L5rCombat, out: Outcome, now_ms: int) -> None:
     stream = dice.stream("turns")
     for cid, p in state.participants.items():
         spec = rules.initiative_spec(p.insight, p.reflexes, velocidad=p.velocidad)
-        result = roll(spec, stream, purpose=f"initiative {cid}")
+        result = roll(spec, stream, purpose=RollPurpose.INITIATIVE)
         out.rolled(result, roller=cid, combat_id=state.id)
         p.initiative_roll = p.initiative = result.total
         out.emit(
@@ -58,7 +59,7 @@ def break_ties(state: L5rCombat, out: Outcome, stream: SeededStream) -> None:
     for group in tied.values():
         if len(group) > 1:
             for cid in group:
-                tie = roll("1d100", stream, purpose=f"initiative tie-break {cid}")
+                tie = roll("1d100", stream, purpose=RollPurpose.INITIATIVE_TIE_BREAK)
                 out.rolled(tie, roller=cid, combat_id=state.id)
                 state.participants[cid].tiebreak = tie.total
 

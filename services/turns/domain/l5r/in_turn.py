@@ -36,7 +36,7 @@ def in_turn(state: L5rCombat, out: Outcome, action_id: str, action: Any, p: Figh
         p.round.acted = True
         out.emit("simple_action.taken", {"character": actor, "description": action.description})
     elif isinstance(action, L5rComplex):
-        complex.complex_action(state, out, action, p)
+        complex.complex_action(state, out, action, p, action_id)
     elif isinstance(action, L5rStandUp):
         stand_up(out, actor, p)
     elif isinstance(action, L5rConcentrate):

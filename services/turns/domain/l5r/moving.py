@@ -9,13 +9,16 @@ from services.turns.domain.l5r import rules
 from services.turns.domain.l5r.fighter import Fighter, FullDefense, Stance
 from services.turns.domain.l5r.state import L5rCombat
 from shared.dice.notation import roll_and_keep
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import roll
 from shared.errors import RuleViolation
 from shared.outcome import Outcome
 from shared.rulesets.l5r.actions import L5rMove
 
 
-def declare_stance(state: L5rCombat, out: Outcome, actor: str, p: Fighter, stance: Stance) -> None:
+def declare_stance(
+    state: L5rCombat, out: Outcome, actor: str, p: Fighter, stance: Stance, action_id: str
+) -> None:
     """Paso 2: the stance first; riding limits (T004-28, C-17); Full Defense rolls
     (Agility + Defense) k Agility (C-2), unskilled without ranks in Defense."""
     turn = state.current_turn()
@@ -34,20 +37,22 @@ def declare_stance(state: L5rCombat, out: Outcome, actor: str, p: Fighter, stanc
     turn.stance_declared = True
     payload: dict[str, Any] = {"character": actor, "stance": str(stance), "round": state.round}
     if stance == Stance.FULL_DEFENSE:
-        payload |= full_defense(state, out, actor, p)
+        payload |= full_defense(state, out, actor, p, action_id)
     out.emit("stance.declared", {**payload, "rule": "l5r Posiciones de combate"})
 
 
-def full_defense(state: L5rCombat, out: Outcome, actor: str, p: Fighter) -> dict[str, Any]:
+def full_defense(
+    state: L5rCombat, out: Outcome, actor: str, p: Fighter, action_id: str
+) -> dict[str, Any]:
     """Defensa Total (T004-15, C-2): (Agility + Defense) k Agility, exploding when skilled;
     the wound penalty comes off (Paso 1, every roll); it covers Insight Rank opponents."""
     agility, rank = p.traits.agility, p.skill("defense")
     dice = state.dice_of()
     stream = dice.stream("turns")
     spec = roll_and_keep(agility + rank, agility, explode=rank > 0)
-    result = roll(spec, stream, purpose=f"full defense {actor}")
+    result = roll(spec, stream, purpose=RollPurpose.FULL_DEFENSE)
     dice.keep(stream)
-    out.rolled(result, roller=actor, combat_id=state.id)
+    out.rolled(result, roller=actor, combat_id=state.id, action_id=action_id)
     bonus = max(0, result.total - p.penalty)
     p.full_defense = FullDefense(bonus=bonus)
     return {"full_defense_bonus": bonus, "wound_penalty": p.penalty, "covers": p.insight}

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from shared.dice.notation import DiceSpec, roll_and_keep
+from shared.dice.purpose import RollPurpose
 from shared.dice.rolls import Roll, roll
 from shared.dice.streams import Stream
 from shared.errors import RuleViolation
@@ -244,7 +245,7 @@ def order_key(p: Fighter, cid: str) -> tuple[int, int, int, int, str]:
 
 def tide_roll(stream: Stream) -> Roll:
     """Curso de combate (C-12): 1d10, not exploding."""
-    return roll("1d10", stream, purpose="curso de combate")
+    return roll("1d10", stream, purpose=RollPurpose.COMBAT_TIDE)
 
 
 def apply_tide(own: int, die: int, *, against: int | None = None) -> tuple[int, int | None]:

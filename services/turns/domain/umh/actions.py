@@ -26,6 +26,7 @@ from shared.actions_base import (
     FleeAction,
     PactAction,
     PassTurnAction,
+    ReadyAction,
     ResumeAction,
 )
 from shared.domain import Decision
@@ -38,7 +39,6 @@ from shared.rulesets.umh.actions import (
     JoinAction,
     MoveAction,
     ReactAction,
-    ReadyAction,
     ReconnectAction,
     SkillAction,
     StandUpAction,

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from services.resolution.domain.cypher import attempt, resolve
+from shared.dice.purpose import RollPurpose
 from shared.errors import RuleViolation
 from shared.rulesets.cypher import difficulty as dif
 from shared.rulesets.cypher.actions import Circumstances, CypherMove
@@ -227,12 +228,14 @@ def test_b1_target_number_is_three_times_difficulty(
     face: int, difficulty: int, success: bool
 ) -> None:
     shown, _ = attempt.check(
-        difficulty, [], Fixed(face), "t", dazed=False, effort=0, is_impaired=False
+        difficulty, [], Fixed(face), RollPurpose.ACTION, dazed=False, effort=0, is_impaired=False
     )
     assert shown["target_number"] == 9 and shown["success"] is success
 
 
 def test_difficulty_0_is_an_automatic_success_with_no_roll() -> None:
     """001 ACCIÓN (difficulty): most actions are difficulty 0, an automatic success."""
-    shown, rolled = attempt.check(0, [], Fixed(), "t", dazed=False, effort=0, is_impaired=False)
+    shown, rolled = attempt.check(
+        0, [], Fixed(), RollPurpose.ACTION, dazed=False, effort=0, is_impaired=False
+    )
     assert shown["success"] and rolled is None and shown["automatic"] == "difficulty_0"

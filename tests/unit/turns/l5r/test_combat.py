@@ -15,7 +15,7 @@ def test_paso_1_initiative_is_rolled_once_when_everyone_is_ready() -> None:
     c = Combat()
     assert c.state["phase"] == "preparation"
     c.ready_all()
-    rolls = [r for r in c.of_type("dice.rolled") if r["purpose"].startswith("initiative")]
+    rolls = [r for r in c.of_type("dice.rolled") if r["purpose"] == "initiative"]
     assert [r["spec"] for r in rolls] == ["5k3", "5k3"]
     assert c.state["phase"] == "fighting" and c.state["round"] == 1
     assert c.state["order"][0] == max(c.state["participants"], key=lambda x: c.p(x)["initiative"])
@@ -32,7 +32,8 @@ def test_t004_11_velocidad_before_initiative() -> None:
     c.act({"type": "l5r.void", "actor": "ana", "use": "velocidad"})
     assert c.p("ana")["void"] == 0
     c.ready_all()
-    spec = next(r["spec"] for r in c.of_type("dice.rolled") if r["purpose"] == "initiative ana")
+    rolls = c.of_type("dice.rolled")
+    spec = next(r["spec"] for r in rolls if r["purpose"] == "initiative" and r["roller"] == "ana")
     assert spec == "6k4"
     assert code(c, {"type": "l5r.void", "actor": c.actor, "use": "velocidad"}) == (
         "initiative_already_rolled"
@@ -135,7 +136,7 @@ def test_t004_15_full_defense_roll_and_losing_it_by_moving() -> None:
     c, actor, _ = fighting()
     stance(c, actor, "full_defense")
     fd = c.p(actor)["full_defense"]
-    roll = next(r for r in c.of_type("dice.rolled") if r["purpose"].startswith("full defense"))
+    roll = next(r for r in c.of_type("dice.rolled") if r["purpose"] == "full_defense")
     assert roll["spec"] == "5k3" and fd["bonus"] == roll["total"]
     c.act({"type": "l5r.move", "actor": actor, "meters": 3})  # Water 2: half is 3 m
     assert not c.p(actor)["full_defense"]["lost"]

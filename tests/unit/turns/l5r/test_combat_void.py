@@ -327,7 +327,7 @@ def test_full_defense_roll_loses_the_wound_penalty() -> None:
     c, actor, _ = fighting()
     wound(c, actor, 15)  # Grazed: penalty 5 (Earth 2 table)
     stance(c, actor, "full_defense")
-    roll = next(r for r in c.of_type("dice.rolled") if r["purpose"].startswith("full defense"))
+    roll = next(r for r in c.of_type("dice.rolled") if r["purpose"] == "full_defense")
     assert c.p(actor)["full_defense"]["bonus"] == max(0, roll["total"] - 5)
 
 

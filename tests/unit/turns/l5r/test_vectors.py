@@ -14,8 +14,11 @@ from services.states.domain.l5r.void import DAY_MS, regained, void_now
 from services.turns.domain.l5r import rules
 from services.turns.domain.l5r.complex import forced_raise
 from services.turns.domain.l5r.fighter import FullDefense
+from shared.dice.purpose import RollPurpose
 from shared.errors import RuleViolation
 from shared.rulesets.l5r.actions import CombatRaises
+
+ATTACK = RollPurpose.ATTACK
 
 
 class Faces:
@@ -63,9 +66,11 @@ def test_t004_01_free_raises_from_full_attack_do_not_count() -> None:
 
 
 def test_t004_02_unskilled_tens_do_not_explode_and_raises_are_refused() -> None:
-    rolled, total = attack_roll(AttackDice(rolled=3, kept=3, explode=False), Faces(10, 4, 2), "x")
+    rolled, total = attack_roll(
+        AttackDice(rolled=3, kept=3, explode=False), Faces(10, 4, 2), ATTACK
+    )
     assert rolled.dice == [[10], [4], [2]] and total == 16
-    skilled, _ = attack_roll(AttackDice(rolled=1, kept=1, explode=True), Faces(10, 3), "x")
+    skilled, _ = attack_roll(AttackDice(rolled=1, kept=1, explode=True), Faces(10, 3), ATTACK)
     assert skilled.dice == [[10, 3]]
     assert code_of(rules.check_paid_raises, 1, 3, skilled=False) == "unskilled_no_raises"
 

@@ -86,6 +86,7 @@ def _named_examples() -> dict[str, Any]:
     from shared.settings import CommunitySettings
 
     key = "rk_Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eHF1dXg"
+    COMBAT = "c_" + "3f" * 16  # noqa: N806 - a constant of the examples
     community = {"id": "cm_" + "a1" * 10, "name": "Plaza Mayor", "api_key": key}
     return {
         "CommunityCreated": community,
@@ -103,6 +104,28 @@ def _named_examples() -> dict[str, Any]:
         "CharacterStatus": CharacterStatus(vigor_lost=1).model_dump(mode="json"),
         "CommunitySettings": CommunitySettings().model_dump(mode="json"),
         "Character": {"id": "ana", **UMH_EXAMPLE},
+        "CombatDice": {
+            "combat_id": COMBAT,
+            "commitment": "b3" * 32,
+            "seed": None,
+            "rolls": [
+                {
+                    "log_id": "1764619202100-0",
+                    "occurred_at": "2026-12-01T20:00:02.100Z",
+                    "spec": "1d20",
+                    "dice": [[14]],
+                    "kept": [14],
+                    "total": 14,
+                    "stream": "combat",
+                    "first_draw": 0,
+                    "draws": 1,
+                    "purpose": "initiative",
+                    "action_id": None,
+                    "roller": "ana",
+                    "combat_id": COMBAT,
+                }
+            ],
+        },
     }
 
 

@@ -116,7 +116,7 @@ def _named_examples() -> dict[str, Any]:
                     "dice": [[14]],
                     "kept": [14],
                     "total": 14,
-                    "stream": "combat",
+                    "stream": "turns",
                     "first_draw": 0,
                     "draws": 1,
                     "purpose": "initiative",

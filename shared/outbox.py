@@ -3,7 +3,10 @@
 Outbox entries (``shared/outbox_entry.py``: publish, arm a timer, cancel one) are kept in the
 aggregate's outbox stream, in commit order; :func:`carry_out` does what they say.
 
-The service flushes its outbox right after each commit (before acking the command); a
+The service carries out a commit's entries right after it (before acking the command): from
+memory when the commit script found the outbox empty and took its lock for the committer
+(:meth:`OutboxRelay.carry_claimed`: the publishes, then one script deletes them, releases the
+lock and clears the dirty mark), else by flushing the outbox (:meth:`OutboxRelay.flush`). A
 sweeper flushes outboxes marked dirty that nobody flushed (a process died in between). An
 entry is deleted only after it took effect, so delivery is at least once and consumers
 dedupe by message id. A per-outbox lock keeps two flushers from reordering entries.
@@ -20,6 +23,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from redis.asyncio import Redis
@@ -34,6 +38,7 @@ from shared.timers import now_ms
 log = get_logger(__name__)
 
 BATCH = 200
+LOCK_MS = 15000  # how long a flusher may hold an outbox before another one may take it
 
 K = TypeVar("K")
 
@@ -55,6 +60,33 @@ end
 return 0
 """
 )
+
+
+# After a committer carried out its own entries: delete those done, give the lock back and
+# clear the dirty mark unless entries remain or a newer commit marked the outbox meanwhile.
+_FINISH = Script(
+    """
+if #ARGV > 3 then redis.call('XDEL', KEYS[1], unpack(ARGV, 4)) end
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+if redis.call('XLEN', KEYS[1]) > 0 then return 0 end
+local score = redis.call('ZSCORE', KEYS[3], ARGV[2])
+if score and tonumber(score) <= tonumber(ARGV[3]) then
+  redis.call('ZREM', KEYS[3], ARGV[2])
+  return 1
+end
+return 0
+"""
+)
+
+
+@dataclass(frozen=True)
+class OutboxClaim:
+    """The entries one commit appended to an outbox that held nothing older, and the token
+    of the outbox lock the commit script took for the committer (``shared/store.py``)."""
+
+    outbox: str
+    token: str
+    entry_ids: tuple[str, ...]
 
 
 class Publisher(Protocol):
@@ -128,7 +160,7 @@ class OutboxRelay:
         timers: TimerOps,
         *,
         dirty_key: str,
-        lock_ms: int = 15000,
+        lock_ms: int = LOCK_MS,
     ) -> None:
         self._redis = redis
         self._bus = bus
@@ -174,6 +206,25 @@ class OutboxRelay:
         if failure is not None:
             raise failure
         return done
+
+    async def carry_claimed(self, claim: OutboxClaim, batch: Sequence[OutboxEntry]) -> int:
+        """Carry out the entries a commit just wrote, from memory (``batch``, in the order of
+        ``claim.entry_ids``), then delete them, release the lock and clear the dirty mark in
+        one script. Returns how many took effect; raises the first failure after that."""
+        started = now_ms()
+        applied, failure = await carry_out(
+            list(zip(claim.entry_ids, batch, strict=True)), self._timers, self._bus
+        )
+        self.published += sum(1 for e in batch[: len(applied)] if isinstance(e, Publish))
+
+        def finish(pipe: Pipeline) -> None:
+            keys = [claim.outbox, f"{claim.outbox}:lock", self._dirty_key]
+            _FINISH.queue(pipe, keys, [claim.token, claim.outbox, started, *applied])
+
+        await run_pipeline(self._redis, finish, [_FINISH])
+        if failure is not None:
+            raise failure
+        return len(applied)
 
     async def _apply_batch(
         self, batch: list[tuple[str, dict[str, bytes]]]

@@ -151,7 +151,21 @@ def _declared_area(declaration: Declaration) -> set[Square] | None:
         return None
     if skill.area.shape == "cone" and (is_diagonal(direction(here, aim)) or aim == here):
         raise RuleViolation("cone_diagonal", "umh 6.1.1 Cónico", toward=list(aim))
+    if skill.area.shape == "special":
+        return _special_area(declaration)
     return area_squares(skill.area.shape.value, skill.area.size, here, aim, declaration.metric)
+
+
+def _special_area(declaration: Declaration) -> set[Square] | None:
+    """umh 6.1.1 Área especial: its document shapes it, so the player declares the squares
+    it covers, at most the area's ``size`` of them (None: no squares, targets by reach)."""
+    squares = set(declaration.squares)
+    size = declaration.skill.area.size if declaration.skill.area else 0
+    if len(squares) > size:
+        raise RuleViolation(
+            "invalid_target", "umh 6.1.1 Área especial", total=len(squares), max=size
+        )
+    return squares or None
 
 
 def _aim(declaration: Declaration) -> Square | None:

@@ -84,6 +84,7 @@ class AreaShape(StrEnum):
     ON_SELF = "on_self"
     ON_TARGET = "on_target"
     CONE = "cone"
+    SPECIAL = "special"
 
 
 class IndirectType(StrEnum):

@@ -1,5 +1,5 @@
 """What outlives a combat (services/states): post-combat effects, combat requirements, a
-moderator's adjustments, and a character's history (docs/API-extensions.md "Aftermath").
+moderator's adjustments, and a character's history (docs/api.md "Aftermath").
 
 Like actions: the body is validated here, the command goes to services/states routed by a
 room (the combat's, or ``character:<id>`` for a character's own commands) and the answer
@@ -109,7 +109,7 @@ class AdjustBody(ApiModel):
 
 class CharacterCommandBody(ApiModel):
     """A ruleset's own command on a character out of combat, ``type`` = ``<ruleset>.<name>``
-    (cypher: ``cypher.rest``); the other fields are the ruleset's (docs/API-extensions.md)."""
+    (cypher: ``cypher.rest``); the other fields are the ruleset's (docs/api.md)."""
 
     model_config = ConfigDict(
         extra="allow",

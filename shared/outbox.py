@@ -63,12 +63,12 @@ return 0
 
 
 # After a committer carried out its own entries: delete those done, give the lock back and
-# clear the dirty mark unless entries remain or a newer commit marked the outbox meanwhile.
+# clear the dirty mark unless entries remain (-1) or a newer commit marked the outbox meanwhile.
 _FINISH = Script(
     """
 if #ARGV > 3 then redis.call('XDEL', KEYS[1], unpack(ARGV, 4)) end
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
-if redis.call('XLEN', KEYS[1]) > 0 then return 0 end
+if redis.call('XLEN', KEYS[1]) > 0 then return -1 end
 local score = redis.call('ZSCORE', KEYS[3], ARGV[2])
 if score and tonumber(score) <= tonumber(ARGV[3]) then
   redis.call('ZREM', KEYS[3], ARGV[2])
@@ -221,9 +221,13 @@ class OutboxRelay:
             keys = [claim.outbox, f"{claim.outbox}:lock", self._dirty_key]
             _FINISH.queue(pipe, keys, [claim.token, claim.outbox, started, *applied])
 
-        await run_pipeline(self._redis, finish, [_FINISH])
+        (remaining,) = await run_pipeline(self._redis, finish, [_FINISH])
         if failure is not None:
             raise failure
+        if remaining == -1:
+            # A newer commit appended entries while this one held the lock, so its own flush
+            # found the outbox taken: carry them out now rather than leave them to the sweeper.
+            return len(applied) + await self.flush(claim.outbox)
         return len(applied)
 
     async def _apply_batch(

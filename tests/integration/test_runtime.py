@@ -264,3 +264,31 @@ async def test_each_outcome_is_counted_for_the_metrics(runtime: RedisServiceRunt
         "duplicate": 1,
         "rejected": 1,
     }
+
+
+async def test_entries_committed_while_a_commit_carried_its_own_are_carried_out_after_it(
+    runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
+) -> None:
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c1")
+    target = Target(agg, "c1")
+    first = command("c1", n=1)
+    claimed = await runtime.store.commit(
+        agg, runtime.commits.build(first, target, 0, counter(first, None, target, 1), 1, utcnow())
+    )
+    assert claimed.claim is not None
+    # Another commit lands while the first one still holds the outbox: its flush finds the
+    # lock taken and leaves its entries.
+    second = command("c1", n=2)
+    state = {"id": "c1", "room": "plaza", "tenant": "t1", "total": 1, "timers": {}}
+    decision = counter(second, state, target, 1)
+    behind = await runtime.store.commit(
+        agg, runtime.commits.build(second, target, 1, decision, 1, utcnow())
+    )
+    assert behind.claim is None and await runtime.relay.flush(agg.outbox) == 0
+    entries = runtime.commits.build(first, target, 0, counter(first, None, target, 1), 1, utcnow())
+    assert await runtime.relay.carry_claimed(claimed.claim, entries.outbox) == 2
+    await eventually(lambda: len(events) == 2)
+    assert [e.payload["total"] for e in events] == [1, 3]
+    assert await redis.xlen(agg.outbox) == 0
+    assert await redis.zscore(keys.outbox_dirty("turns"), agg.outbox) is None

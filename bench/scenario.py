@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 from redis.asyncio import Redis
 from referee_client import AsyncReferee
 

@@ -173,3 +173,36 @@ def test_the_blocking_client_makes_the_same_calls() -> None:
     finally:
         api.close()
     assert [json.loads(r.content) for r in server.got] == [{"language": "es"}] * 2
+
+
+async def test_the_stream_resumes_after_the_last_position_when_the_connection_ends() -> None:
+    first = (
+        'retry: 1\nid: 5-0\nevent: stream.opened\ndata: {"position": "5-0"}\n\n'
+        'id: 6-0\nevent: turn.started\ndata: {"type": "turn.started", "text": "uno"}\n\n'
+    )
+    second = (
+        'id: 6-0\nevent: stream.opened\ndata: {"position": "6-0"}\n\n'
+        'id: 7-0\nevent: turn.ended\ndata: {"type": "turn.ended", "text": "dos"}\n\n'
+    )
+
+    def stream(body: str) -> Callable[[httpx.Request], httpx.Response]:
+        return lambda _: httpx.Response(
+            200, content=body.encode(), headers={"Content-Type": "text/event-stream"}
+        )
+
+    server = Server({"GET /v1/events": [stream(first), stream(second)]})
+    got = []
+    async with server.client() as api:
+        async for message in api.events(combat="c_1"):
+            got.append((message.id, message.event, message.is_control))
+            if message.event == "turn.ended":
+                break
+    assert got == [
+        ("5-0", "stream.opened", True),
+        ("6-0", "turn.started", False),
+        ("6-0", "stream.opened", True),
+        ("7-0", "turn.ended", False),
+    ]
+    assert "Last-Event-ID" not in server.got[0].headers
+    assert server.got[1].headers["Last-Event-ID"] == "6-0"
+    assert all(r.url.params["combat"] == "c_1" for r in server.got)

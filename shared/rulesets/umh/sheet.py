@@ -401,6 +401,9 @@ class UmhSheet(_Strict):
         "basic", description="umh 4.1.1.1.2: flights of basic profiles share one cooldown"
     )
     cell: StrictBool = Field(False, description="umh 4.5.1: owns a cell that allows imprisonment")
+    companions: Int = Field(
+        0, ge=0, le=20, description="umh 11.6.1.2: companions or pets on his square"
+    )
     xp_shop: dict[BoostedStat, Float] = Field(
         default_factory=dict,
         description="umh 2.6.3 (2nd 2.6.4): of each STAT, what was bought in the experience "

@@ -23,7 +23,7 @@ from shared.messages import (
     RESOLUTION_REQUESTED,
 )
 from shared.outcome import Outcome, arm_timer, cancel_timer
-from shared.payloads import ActionDeclared, ReactionChoice, ResolutionRequested
+from shared.payloads import ActionDeclared, ReactionChoice, ResolutionRequested, Terrain
 
 
 def declare(
@@ -221,6 +221,7 @@ def request_resolution_if_ready(state: CombatState, out: Outcome, action_id: str
         hits=action.hits,
         squares=[(s[0], s[1]) for s in action.squares],
         positions={cid: position_of(state, cid) for cid in state.participants},
+        terrain=Terrain.model_validate(state.terrain) if state.terrain else None,
         opening=action.opening,
         interference=action.interference,
         weapons=list(action.weapons),

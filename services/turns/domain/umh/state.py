@@ -219,6 +219,7 @@ class CombatState:
     phase: Phase = Phase.OPENING
     round: int = 0
     positions: dict[str, list[int]] = field(default_factory=dict)
+    terrain: dict[str, Any] | None = None  # umh 11.6.1: the room's size and obstacles
     heights: dict[str, str] = field(default_factory=dict)
     turn_order: list[str] = field(default_factory=list)
     turn_index: int = 0

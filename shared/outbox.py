@@ -24,6 +24,7 @@ from typing import Protocol, TypeVar
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
+from redis.asyncio.cluster import RedisCluster
 
 from shared.logging import get_logger
 from shared.outbox_entry import OutboxEntry, Publish, TimerOp, load_entry
@@ -50,6 +51,22 @@ if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('XLEN', KEYS[1]) > 0 then r
 local score = redis.call('ZSCORE', KEYS[2], ARGV[1])
 if score and tonumber(score) <= tonumber(ARGV[2]) then
   redis.call('ZREM', KEYS[2], ARGV[1])
+  return 1
+end
+return 0
+"""
+)
+
+
+# Redis Cluster: the outbox and the service's dirty set live in different slots, so the
+# check of the outbox and the removal of its mark cannot be one script. The mark goes only if
+# no newer commit re-marked it; the outbox is read right after and marked again if a commit
+# slipped in between.
+_CLEAR_IF_OLDER = Script(
+    """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) <= tonumber(ARGV[2]) then
+  redis.call('ZREM', KEYS[1], ARGV[1])
   return 1
 end
 return 0
@@ -164,16 +181,33 @@ class OutboxRelay:
                     results = await pipe.execute() if (applied or more) else []
                 batch = entries(results[-1]) if more else []
         finally:
+            if isinstance(self._redis, RedisCluster):
+                await self._release_in_cluster(outbox_key, lock_key, token, started)
+            else:
 
-            def release(pipe: Pipeline) -> None:
-                _RELEASE.queue(pipe, [lock_key], [token])
-                # Clear the dirty mark unless a newer commit marked the outbox meanwhile.
-                _CLEAR_IF_EMPTY.queue(pipe, [outbox_key, self._dirty_key], [outbox_key, started])
+                def release(pipe: Pipeline) -> None:
+                    _RELEASE.queue(pipe, [lock_key], [token])
+                    # Clear the dirty mark unless a newer commit marked the outbox meanwhile.
+                    _CLEAR_IF_EMPTY.queue(
+                        pipe, [outbox_key, self._dirty_key], [outbox_key, started]
+                    )
 
-            await run_pipeline(self._redis, release, [_RELEASE, _CLEAR_IF_EMPTY])
+                await run_pipeline(self._redis, release, [_RELEASE, _CLEAR_IF_EMPTY])
         if failure is not None:
             raise failure
         return done
+
+    async def _release_in_cluster(
+        self, outbox_key: str, lock_key: str, token: str, started: int
+    ) -> None:
+        def release(pipe: Pipeline) -> None:
+            _RELEASE.queue(pipe, [lock_key], [token])
+            _CLEAR_IF_OLDER.queue(pipe, [self._dirty_key], [outbox_key, started])
+            pipe.xlen(outbox_key)
+
+        _, cleared, left = await run_pipeline(self._redis, release, [_RELEASE, _CLEAR_IF_OLDER])
+        if cleared and left:
+            await self._redis.zadd(self._dirty_key, {outbox_key: now_ms()}, nx=True)
 
     async def _apply_batch(
         self, batch: list[tuple[str, dict[str, bytes]]]

@@ -28,6 +28,7 @@ from bench.logs import summarise_logs
 from bench.procs import wait_quiet
 from bench.scenario import Plan, run_suite
 from bench.stats import render
+from bench.targets import render as render_targets
 from shared.namespace import drop_namespace
 from tests.support.infra import (
     LOOPBACK_RABBITMQ,
@@ -39,7 +40,24 @@ from tests.support.suite import Suite
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--combats", type=int, default=200, help="concurrent combats (200)")
+    parser.add_argument(
+        "--combats",
+        type=int,
+        nargs="+",
+        default=[10, 200],
+        help="concurrent combats; each size is a suite run and a bare run (10 200)",
+    )
+    parser.add_argument(
+        "--viewers",
+        type=int,
+        default=1000,
+        help="idle SSE viewers of a second load at the largest size (1000; 0: no second load)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a short check of the bench itself: 10 combats, 2+8 s, 5 timer combats",
+    )
     parser.add_argument("--seconds", type=float, default=60, help="measured seconds (60)")
     parser.add_argument("--warmup", type=float, default=5, help="unmeasured seconds first (5)")
     parser.add_argument("--partitions", type=int, default=32, help="REFEREE_PARTITIONS (32)")
@@ -59,11 +77,16 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         default="process",
         help="serve the bare stack from a child process (default) or a thread of this one",
     )
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.combats, args.seconds, args.warmup, args.timer_combats = [10], 8.0, 2.0, 5
+        args.viewers = min(args.viewers, 100)
+        args.quiet_wait = min(args.quiet_wait, 10)
+    return args
 
 
 async def suite_phase(
-    args: argparse.Namespace, namespace: str, urls: tuple[str, str], log_dir: Path
+    args: argparse.Namespace, combats: int, namespace: str, urls: tuple[str, str], log_dir: Path
 ) -> dict[str, Any]:
     rabbitmq_url, redis_url = urls
     suite = Suite(
@@ -88,13 +111,14 @@ async def suite_phase(
             base_url=suite.base_url,
             admin_token=suite.admin_token,
             namespace=namespace,
-            combats=args.combats,
+            combats=combats,
             warmup=args.warmup,
             seconds=args.seconds,
             timer_combats=args.timer_combats,
+            viewers=args.viewers if combats == max(args.combats) else 0,
         )
         pids = {name: proc.pid for name, proc in suite.procs.items()}
-        print(f"playing {args.combats} combats for {args.warmup}+{args.seconds} s ...", flush=True)
+        print(f"playing {combats} combats for {args.warmup}+{args.seconds} s ...", flush=True)
         figures = await run_suite(plan, redis, pids)
         figures["exited"] = {
             n: p.returncode for n, p in suite.procs.items() if p.poll() is not None
@@ -109,34 +133,41 @@ async def suite_phase(
 
 
 async def run(args: argparse.Namespace, stamp: str) -> dict[str, Any]:
+    figures: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "seconds": args.seconds,
+        "warmup": args.warmup,
+        "partitions": args.partitions,
+        "machine": {"nproc": os.cpu_count(), "python": platform.python_version()},
+        "runs": {},
+    }
+    for combats in args.combats:
+        figures["runs"][combats] = await run_size(args, combats, args.out / stamp / str(combats))
+    return figures
+
+
+async def run_size(args: argparse.Namespace, combats: int, log_dir: Path) -> dict[str, Any]:
+    """The suite, then the bare stack, at one size, each in a namespace of its own."""
     urls = (
         os.environ.get("RABBITMQ_URL") or LOOPBACK_RABBITMQ,
         os.environ.get("REDIS_URL") or LOOPBACK_REDIS,
     )
     namespace = new_namespace("bench")
-    log_dir = args.out / stamp
-    figures: dict[str, Any] = {
-        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "combats": args.combats,
-        "seconds": args.seconds,
-        "warmup": args.warmup,
-        "partitions": args.partitions,
-        "machine": {"nproc": os.cpu_count(), "python": platform.python_version()},
-    }
+    figures: dict[str, Any] = {"combats": combats}
     if not args.skip_suite:
         figures["busy_cores_before_suite"] = await wait_quiet(args.quiet_wait)
         try:
-            figures["suite"] = await suite_phase(args, namespace, urls, log_dir)
+            figures["suite"] = await suite_phase(args, combats, namespace, urls, log_dir)
         finally:
             figures["logs"] = summarise_logs(log_dir)
     if not args.skip_bare:
         figures["busy_cores_before_bare"] = await wait_quiet(args.quiet_wait)
-        print(f"driving the bare stack ({args.bare_mode}) ...", flush=True)
+        print(f"driving the bare stack ({args.bare_mode}, {combats} clients) ...", flush=True)
         figures["bare"] = await run_bare(
             namespace=f"{namespace}bare",
             rabbitmq_url=urls[0],
             redis_url=urls[1],
-            clients=args.combats,
+            clients=combats,
             warmup=args.warmup,
             seconds=args.seconds,
             mode=args.bare_mode,
@@ -152,9 +183,11 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"{stamp}.json"
     path.write_text(json.dumps(figures, indent=2) + "\n")
-    print(render(figures))
-    if figures.get("logs"):
-        print(f"log lines by level and event: {json.dumps(figures['logs'])}")
+    for run_figures in figures["runs"].values():
+        print(render(run_figures))
+        if run_figures.get("logs"):
+            print(f"log lines by level and event: {json.dumps(run_figures['logs'])}")
+    print("\n".join(render_targets(figures["runs"])))
     print(f"figures: {path}")
 
 

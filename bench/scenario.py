@@ -18,6 +18,8 @@ from redis.asyncio import Redis
 from bench import api, memory, recorder, timers
 from bench.load import run_load
 from bench.procs import cpu_over_window, per_operation
+from bench.stats import ratio
+from bench.viewers import watching
 
 # Turns and defense windows long enough never to run out while the load plays (a slow
 # action must not turn into a timeout), yet short enough for the preparation to end at once.
@@ -35,6 +37,7 @@ class Plan:
     seconds: float
     timer_combats: int = 20
     idle_seconds: float = 5.0
+    viewers: int = 0  # idle SSE viewers of a second load (0: no second load)
 
 
 def _wall_ms(monotonic: float) -> float:
@@ -94,11 +97,40 @@ async def run_suite(plan: Plan, redis: Redis, pids: dict[str, int]) -> dict[str,
     summary["stalled"] = load.stalled[:50]
     summary["read_errors"] = dict(load.read_errors)
     summary["segments_ms"] = load.hops.summary()
+    watched = await with_viewers(plan, play_key, play_ids, summary) if plan.viewers else None
     return {
+        "viewers": watched,
         "setup_seconds": round(setup_seconds, 2),
         "load": summary,
         "timers": lateness,
         "memory": mem,
         "event_stream": events,
         "cpu": cpu,
+    }
+
+
+async def with_viewers(
+    plan: Plan, key: str, combat_ids: list[str], without: dict[str, Any]
+) -> dict[str, Any]:
+    """The same load again with ``plan.viewers`` idle SSE viewers connected; its latency
+    beside the first load's (``without``)."""
+    async with httpx.AsyncClient(base_url=plan.base_url, timeout=30) as client:
+        found = await asyncio.gather(*(api.get_combat(client, key, c) for c in combat_ids))
+    views = dict(zip(combat_ids, found, strict=True))
+    print(f"again with {plan.viewers} idle SSE viewers ...", flush=True)
+    async with watching(plan.base_url, key, combat_ids, plan.viewers) as seen:
+        connected, refused = seen.connected, seen.refused
+        load = await run_load(plan.base_url, key, views, warmup=plan.warmup, seconds=plan.seconds)
+    summary = load.tally.summary(load.window.seconds)
+    with_p, without_p = summary["completion_ms"], without["completion_ms"]
+    return {
+        "count": plan.viewers,
+        "connected": connected,
+        "refused": refused,
+        "bytes_read": seen.bytes_read,
+        "per_second": summary["per_second"],
+        "completion_ms": with_p,
+        "statuses": summary["statuses"],
+        "p50_ratio": ratio(with_p.get("p50"), without_p.get("p50")),
+        "p99_ratio": ratio(with_p.get("p99"), without_p.get("p99")),
     }

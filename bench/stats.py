@@ -192,6 +192,15 @@ def render(figures: dict[str, Any]) -> str:
             f" log {_fmt(mem.get('log_bytes_per_entry'), ' B')} per entry x"
             f" {mem.get('log_entries_per_combat')} entries"
         )
+    watched = (suite or {}).get("viewers")
+    if watched:
+        lines += [
+            f"with {watched['count']} idle SSE viewers ({watched['connected']} connected,"
+            f" {watched['refused']} refused): actions/s {_fmt(watched['per_second'])},"
+            f" completion {_pcts(watched['completion_ms'])}",
+            f"  beside the load without them: p50 x{_fmt(watched['p50_ratio'])}"
+            f"  p99 x{_fmt(watched['p99_ratio'])}",
+        ]
     bare = figures.get("bare")
     if bare:
         lines += [

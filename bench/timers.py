@@ -46,6 +46,7 @@ def summarise(samples: list[float]) -> dict[str, Any]:
     return {
         "count": len(samples),
         "lateness_ms": {k: round(v, 2) for k, v in stats.items()},
+        "earliest_ms": round(min(samples), 2) if samples else None,  # < 0: fired early
     }
 
 

@@ -51,7 +51,7 @@ FIELDS: dict[str, Kind] = {
         full_defense_bonus general_action golpe_final granted_by hardness height hit
         hits holder hurt id ignored_targets immune_until index initiative_base
         initiative_roll initiator intellect interference is_state item joined
-        joined_at_ms joiner kept key kind knocked_down late left levels limb max meters might
+        joined_at_ms joiner kept key kind knocked_down late left level levels limb max meters might
         lost missing mode moderator mounted move_actions movement_left name natures needed
         needs note npc_target_number offensive offensive_1pa_this_round offers opening opponents
         option order out owned pa pa_bonus pa_spent pact_offers paralyzed partner

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from typing import Any
 
 from redis.asyncio import Redis
@@ -47,10 +48,42 @@ def merge_combat(
     return combat
 
 
+# What never changes in a combat (community, room, ruleset), by its version key, for the
+# combats this process read lately: an action then reads the version alone before it is sent.
+_FIXED: OrderedDict[str, tuple[str, str, str]] = OrderedDict()
+FIXED_KEPT = 20_000
+
+
+def _remember(key: str, turns: dict[str, Any]) -> None:
+    fixed = (str(turns.get("tenant")), str(turns.get("room")), str(turns.get("ruleset", "umh")))
+    _FIXED[key] = fixed
+    _FIXED.move_to_end(key)
+    while len(_FIXED) > FIXED_KEPT:
+        _FIXED.popitem(last=False)
+
+
 class CombatReader:
     def __init__(self, redis: Redis, keys: Keys) -> None:
         self.redis = redis
         self.keys = keys
+
+    async def head(self, combat_id: str, tenant: str) -> dict[str, Any] | None:
+        """The combat's ``id``, ``room``, ``ruleset`` and ``version`` (None as :meth:`view`):
+        one small read (the version) once this process has read the combat's view."""
+        key = self.keys.combat("turns", combat_id).version
+        fixed = _FIXED.get(key)
+        if fixed is None:
+            combat = await self.view(combat_id, tenant)
+            if combat is None:
+                return None
+            ruleset = str(combat.get("ruleset", "umh"))
+            version = combat["version"]
+            return {"id": combat_id, "room": combat["room"], "ruleset": ruleset, "version": version}
+        owner, room, ruleset = fixed
+        raw = await self.redis.get(key)
+        if owner != tenant or raw is None:  # another community's, or expired
+            return None
+        return {"id": combat_id, "room": room, "ruleset": ruleset, "version": int(raw)}
 
     async def view(self, combat_id: str, tenant: str) -> dict[str, Any] | None:
         """The combat, or None when it does not exist or belongs to another community."""
@@ -63,6 +96,7 @@ class CombatReader:
         if turns_raw is None:
             return None
         turns = json.loads(turns_raw)
+        _remember(agg.version, turns)
         if turns.get("tenant") != tenant:
             return None
         resolution = json.loads(res_raw) if res_raw else None

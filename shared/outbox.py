@@ -3,7 +3,10 @@
 Outbox entries (``shared/outbox_entry.py``: publish, arm a timer, cancel one) are kept in the
 aggregate's outbox stream, in commit order; :func:`carry_out` does what they say.
 
-The service flushes its outbox right after each commit (before acking the command); a
+The service carries out a commit's entries right after it (before acking the command): from
+memory when the commit script found the outbox empty and took its lock for the committer
+(:meth:`OutboxRelay.carry_claimed`: the publishes, then one script deletes them, releases the
+lock and clears the dirty mark), else by flushing the outbox (:meth:`OutboxRelay.flush`). A
 sweeper flushes outboxes marked dirty that nobody flushed (a process died in between). An
 entry is deleted only after it took effect, so delivery is at least once and consumers
 dedupe by message id. A per-outbox lock keeps two flushers from reordering entries.
@@ -20,6 +23,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from redis.asyncio import Redis
@@ -35,6 +39,7 @@ from shared.timers import now_ms
 log = get_logger(__name__)
 
 BATCH = 200
+LOCK_MS = 15000  # how long a flusher may hold an outbox before another one may take it
 
 K = TypeVar("K")
 
@@ -72,6 +77,44 @@ end
 return 0
 """
 )
+
+# After a committer carried out its own entries: delete those done, give the lock back and
+# clear the dirty mark unless entries remain (-1) or a newer commit marked the outbox meanwhile.
+_FINISH = Script(
+    """
+if #ARGV > 3 then redis.call('XDEL', KEYS[1], unpack(ARGV, 4)) end
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+if redis.call('XLEN', KEYS[1]) > 0 then return -1 end
+local score = redis.call('ZSCORE', KEYS[3], ARGV[2])
+if score and tonumber(score) <= tonumber(ARGV[3]) then
+  redis.call('ZREM', KEYS[3], ARGV[2])
+  return 1
+end
+return 0
+"""
+)
+
+
+# The same on a cluster, for the outbox's own slot only: the dirty mark is cleared after it
+# (_CLEAR_IF_OLDER) when nothing remains.
+_FINISH_OUTBOX = Script(
+    """
+if #ARGV > 1 then redis.call('XDEL', KEYS[1], unpack(ARGV, 2)) end
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+if redis.call('XLEN', KEYS[1]) > 0 then return -1 end
+return 0
+"""
+)
+
+
+@dataclass(frozen=True)
+class OutboxClaim:
+    """The entries one commit appended to an outbox that held nothing older, and the token
+    of the outbox lock the commit script took for the committer (``shared/store.py``)."""
+
+    outbox: str
+    token: str
+    entry_ids: tuple[str, ...]
 
 
 class Publisher(Protocol):
@@ -145,7 +188,7 @@ class OutboxRelay:
         timers: TimerOps,
         *,
         dirty_key: str,
-        lock_ms: int = 15000,
+        lock_ms: int = LOCK_MS,
     ) -> None:
         self._redis = redis
         self._bus = bus
@@ -208,6 +251,54 @@ class OutboxRelay:
         _, cleared, left = await run_pipeline(self._redis, release, [_RELEASE, _CLEAR_IF_OLDER])
         if cleared and left:
             await self._redis.zadd(self._dirty_key, {outbox_key: now_ms()}, nx=True)
+
+    async def _finish_in_cluster(
+        self, claim: OutboxClaim, started: int, applied: Sequence[str]
+    ) -> int:
+        """``_FINISH`` in two slots: the outbox's script, then the dirty mark's."""
+
+        def finish(pipe: Pipeline) -> None:
+            keys = [claim.outbox, f"{claim.outbox}:lock"]
+            _FINISH_OUTBOX.queue(pipe, keys, [claim.token, *applied])
+
+        (remaining,) = await run_pipeline(self._redis, finish, [_FINISH_OUTBOX])
+        if remaining == -1:
+            return -1
+
+        def clear(pipe: Pipeline) -> None:
+            _CLEAR_IF_OLDER.queue(pipe, [self._dirty_key], [claim.outbox, started])
+            pipe.xlen(claim.outbox)
+
+        cleared, left = await run_pipeline(self._redis, clear, [_CLEAR_IF_OLDER])
+        if cleared and left:
+            await self._redis.zadd(self._dirty_key, {claim.outbox: now_ms()}, nx=True)
+        return int(cleared)
+
+    async def carry_claimed(self, claim: OutboxClaim, batch: Sequence[OutboxEntry]) -> int:
+        """Carry out the entries a commit just wrote, from memory (``batch``, in the order of
+        ``claim.entry_ids``), then delete them, release the lock and clear the dirty mark in
+        one script. Returns how many took effect; raises the first failure after that."""
+        started = now_ms()
+        applied, failure = await carry_out(
+            list(zip(claim.entry_ids, batch, strict=True)), self._timers, self._bus
+        )
+        self.published += sum(1 for e in batch[: len(applied)] if isinstance(e, Publish))
+
+        def finish(pipe: Pipeline) -> None:
+            keys = [claim.outbox, f"{claim.outbox}:lock", self._dirty_key]
+            _FINISH.queue(pipe, keys, [claim.token, claim.outbox, started, *applied])
+
+        if isinstance(self._redis, RedisCluster):
+            remaining = await self._finish_in_cluster(claim, started, applied)
+        else:
+            (remaining,) = await run_pipeline(self._redis, finish, [_FINISH])
+        if failure is not None:
+            raise failure
+        if remaining == -1:
+            # A newer commit appended entries while this one held the lock, so its own flush
+            # found the outbox taken: carry them out now rather than leave them to the sweeper.
+            return len(applied) + await self.flush(claim.outbox)
+        return len(applied)
 
     async def _apply_batch(
         self, batch: list[tuple[str, dict[str, bytes]]]

@@ -10,9 +10,10 @@ the read model. Every key carries the aggregate's hash tag, so the script touche
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
@@ -20,6 +21,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from shared.keys import Aggregate
+from shared.outbox import LOCK_MS, OutboxClaim
 from shared.outbox_entry import OutboxEntry, dump_entry
 from shared.redis_streams import entries, text
 from shared.scripts import Script, run_pipeline
@@ -51,10 +53,12 @@ redis.call('ZADD', KEYS[2], now, ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[8]))
 local aggv = redis.call('INCR', KEYS[4])
 local n = tonumber(ARGV[9])
+local was_empty = redis.call('XLEN', KEYS[3]) == 0
+local claim = {}
 for i = 1, n do
-  redis.call('XADD', KEYS[3], '*', 'e', ARGV[9 + i])
+  claim[i] = redis.call('XADD', KEYS[3], '*', 'e', ARGV[11 + i])
 end
-for i = 10 + n, #ARGV do
+for i = 12 + n, #ARGV do
   redis.call('XADD', KEYS[5], 'MAXLEN', '~', 'LOG_MAX_ENTRIES', '*', 'v', aggv, 'e', ARGV[i])
 end
 if ARGV[6] ~= '' then
@@ -62,8 +66,15 @@ if ARGV[6] ~= '' then
 end
 local ttl = tonumber(ARGV[7])
 if ttl > 0 then
-  for i = 1, #KEYS do
+  for i = 1, 6 do
     redis.call('EXPIRE', KEYS[i], ttl)
+  end
+end
+-- The committer carries out its own entries from memory when nothing older waits and no
+-- flusher holds the outbox: it takes the outbox's lock here, in the same round trip.
+if n > 0 and was_empty and ARGV[10] ~= '' then
+  if redis.call('SET', KEYS[7], ARGV[10], 'NX', 'PX', ARGV[11]) then
+    return {'ok', nextv, aggv, unpack(claim)}
   end
 end
 return {'ok', nextv, aggv}
@@ -82,6 +93,9 @@ class CommitResult:
     status: CommitStatus
     state_version: int
     aggregate_version: int
+    # The commit's own outbox entries, locked for the committer to carry out from memory
+    # (None: nothing written, older entries wait, or another flusher holds the outbox).
+    claim: OutboxClaim | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -144,11 +158,16 @@ class AggregateStore:
     ) -> CommitResult:
         """Commit, in one round trip with the outbox's dirty mark and the active-set update.
 
+        When the outbox held nothing before and no flusher holds its lock, the script takes
+        the lock and the result's ``claim`` names the entries it wrote: the caller carries
+        them out from memory (:meth:`shared.outbox.OutboxRelay.carry_claimed`).
+
         The dirty mark goes *before* the script: if this process dies right after the commit,
         the sweeper still finds the entries (a stale mark is harmless). The active set is only
         a hint for the reconciler, which drops aggregates that are no longer active.
         """
-        keys = [agg.state, agg.processed, agg.outbox, agg.version, agg.log, agg.view]
+        keys = [agg.state, agg.processed, agg.outbox, agg.version, agg.log, agg.view, agg.lock]
+        token = secrets.token_hex(8)
         args: list[str | int] = [
             commit.expected_version,
             json.dumps(commit.state, separators=(",", ":")),
@@ -159,6 +178,8 @@ class AggregateStore:
             commit.ttl_seconds,
             PROCESSED_RETENTION_MS,
             len(commit.outbox),
+            token,
+            LOCK_MS,
             *(dump_entry(e) for e in commit.outbox),
             *commit.log,
         ]
@@ -176,7 +197,10 @@ class AggregateStore:
         results = await run_pipeline(self._redis, build, [self._commit])
         raw = results[1 if commit.outbox else 0]
         status = raw[0].decode() if isinstance(raw[0], bytes) else str(raw[0])
-        return CommitResult(CommitStatus(status), int(raw[1]), int(raw[2]))
+        claim = None
+        if len(raw) > 3:
+            claim = OutboxClaim(agg.outbox, token, tuple(text(i) for i in raw[3:]))
+        return CommitResult(CommitStatus(status), int(raw[1]), int(raw[2]), claim)
 
     async def version(self, agg: Aggregate) -> int:
         raw = await self._redis.get(agg.version)

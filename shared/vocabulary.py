@@ -70,3 +70,4 @@ class EffectKind(StrEnum):
     REGENERATION = "regeneration"
     SHIELD = "shield"
     COATING = "coating"
+    INCREASE = "increase"

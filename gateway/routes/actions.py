@@ -107,7 +107,7 @@ async def act(
         raise ApiError("forbidden", details={"needs": "moderator", "action": action.type})
 
     async def operation(key: str | None) -> Answer:
-        combat = await combats.view(combat_id, tenant)
+        combat = await combats.head(combat_id, tenant)
         if combat is None:
             raise ApiError("not_found")
         if expected is not None and combat["version"] != expected:
@@ -116,7 +116,7 @@ async def act(
             )
         action_id = ids_for(tenant, key, "action", "a")
         sent = gw.keys.action_sent(tenant, action_id)
-        await gw.redis.set(sent, combat_id, ex=OUTCOME_TTL_S)
+        await gw.redis.set(sent, sent_record(combat_id, now_ms()), ex=OUTCOME_TTL_S)
         # A resume carries who asked and the stall's evidence (how long the log is quiet).
         resume = isinstance(action, ResumeAction)
         command = ActOnCombat(
@@ -158,6 +158,24 @@ async def act(
     )
 
 
+# How far the gateway's clock may run ahead of Redis's, whose time stamps the log's entry ids.
+CLOCK_MARGIN_MS = 5000
+
+
+def sent_record(combat_id: str, sent_ms: int) -> str:
+    """What the gateway keeps of an action it sent: its combat and when (Unix ms)."""
+    return f"{combat_id} {sent_ms}"
+
+
+def read_sent_record(raw: str | None) -> tuple[str | None, int]:
+    """The combat and the send time of :func:`sent_record` (0 when unknown: a record of an
+    older gateway holds the combat alone)."""
+    if raw is None:
+        return None, 0
+    combat_id, _, sent_ms = raw.partition(" ")
+    return combat_id, int(sent_ms) if sent_ms.isdigit() else 0
+
+
 @router.get("/{combat_id}/actions/{action_id}")
 async def action_outcome(
     combat_id: CombatId,
@@ -174,7 +192,7 @@ async def action_outcome(
     404: "pending" means the gateway published it and its chain has not ended yet.
     """
     tenant = principal.community_id
-    if await combats.view(combat_id, tenant) is None:
+    if await combats.head(combat_id, tenant) is None:
         raise ApiError("not_found")
     teller, lang, headers = await storyteller(request, gw, tenant)
     response.headers.update(headers)
@@ -190,15 +208,18 @@ async def action_outcome(
         error = {k: rejected.payload.get(k) for k in ("code", "rule", "details")}
         error["message"] = kind_of(code).es if lang == "es" else kind_of(code).en
         return {"action_id": action_id, "status": "rejected", "error": error}
+    sent_combat, since = read_sent_record(text(sent_to) if sent_to is not None else None)
     events: list[Envelope] = []
-    after: str | None = None
+    # The action's events were all committed after it was sent: read the combat's log from
+    # then on (with a margin for the clocks), not from its first entry.
+    after: str | None = f"{max(since - CLOCK_MARGIN_MS, 0)}-0" if since else None
     while True:
         page = await combats.log(combat_id, after=after, limit=500)
         events += [env for _, env in page if env.correlation_id == action_id]
         if len(page) < 500:
             break
         after = page[-1][0]
-    if not events and text(sent_to or b"") != combat_id:
+    if not events and sent_combat != combat_id:
         raise ApiError("not_found")
     status = "completed" if any(e.final for e in events) else "pending"
     told = await teller.tell_all([public_event(e) for e in events], lang)

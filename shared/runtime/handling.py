@@ -3,8 +3,9 @@
 Per aggregate (ARCHITECTURE.md "One command, end to end"): skip it if the message was
 already processed there, load the state, run the pure handler, and commit state + processed
 record + outbox (+ audit log + read model) in one script; on a version conflict reload and
-retry; then flush the outbox. A rule violation commits nothing and answers
-``command.rejected``. The bus adapter acks the message only after all that.
+retry; then carry out what the commit wrote (from memory when the commit claimed its
+entries, else by flushing the outbox; nothing when it wrote none). A rule violation commits
+nothing and answers ``command.rejected``. The bus adapter acks the message only after all that.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from shared.errors import RuleViolation
 from shared.logging import bind_message, get_logger, unbind_message
 from shared.messages import Envelope
 from shared.metrics import CONFLICTS, HANDLE_SECONDS, MESSAGES
+from shared.outbox import OutboxClaim
+from shared.outbox_entry import OutboxEntry
 from shared.runtime.commits import CommitBuilder, if_match_of, version_mismatch
 from shared.runtime.outgoing import Outgoing
 from shared.runtime.ports import Clock, Relay, Store
@@ -106,9 +109,19 @@ class MessageHandling:
                 payload = version_mismatch(commit.if_match, result.aggregate_version)
                 await self._outgoing.reject(env, payload)
                 return "rejected"
-            await self._flush(target)
+            if result.claim is not None:
+                await self._carry(target, result.claim, commit.outbox)
+            elif commit.outbox:
+                await self._flush(target)
             return "committed"
         raise RuntimeError(f"gave up after {MAX_ATTEMPTS} version conflicts on {agg.tag}")
+
+    async def _carry(self, target: Target, claim: OutboxClaim, batch: list[OutboxEntry]) -> None:
+        try:
+            await self._relay.carry_claimed(claim, batch)
+        except Exception:
+            # Committed is committed: the sweeper carries the entries out later.
+            log.warning("outbox_flush_deferred", subject=target.subject, exc_info=True)
 
     async def _flush(self, target: Target) -> None:
         try:

@@ -4,13 +4,14 @@ fakes in the chain tests (``tests/support/chain.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
 from shared.keys import Aggregate, Names
 from shared.messages import Envelope, utcnow
-from shared.outbox import Publisher, TimerOps
+from shared.outbox import OutboxClaim, Publisher, TimerOps
+from shared.outbox_entry import OutboxEntry
 from shared.store import Commit, CommitResult, Loaded
 from shared.timers import now_ms
 
@@ -69,6 +70,10 @@ class Relay(Protocol):
     """Carries out an aggregate's outbox in order (``shared/outbox.py``)."""
 
     async def flush(self, outbox_key: str) -> int: ...
+
+    async def carry_claimed(self, claim: OutboxClaim, batch: Sequence[OutboxEntry]) -> int:
+        """Carry out the entries a commit claimed, from memory (``batch``, in order)."""
+        ...
 
 
 class Timers(TimerOps, Protocol):

@@ -150,13 +150,20 @@ async def run_soak(
     await stack.start()
     try:
         results = [
-            await measured(stack, lambda s: soak(s, actions=actions, max_seconds=max_seconds))
+            await measured(
+                stack, lambda s: soak(s, actions=actions, max_seconds=max_seconds, keep=kept(out))
+            )
         ]
     finally:
         await stack.stop()
     if out is not None:
         await asyncio.to_thread(write, out, results)
     return results
+
+
+def kept(out: Path | None) -> Path | None:
+    """Where the soak keeps what its checker read (next to ``--out``)."""
+    return None if out is None else out.with_suffix(".read.json")
 
 
 async def measured(stack: Stack, scenario: Scenario) -> dict[str, Any]:
@@ -200,6 +207,8 @@ def verdict(results: list[dict[str, Any]]) -> list[str]:
         ):
             if r.get(key):
                 bad.append(f"{r['scenario']}: {key} = {r[key]}")
+        if r.get("keys_with_two_actions"):
+            bad.append(f"{r['scenario']}: {r['keys_with_two_actions']} keys applied twice")
         if r.get("pairs_both_acknowledged"):
             bad.append(f"{r['scenario']}: {r['pairs_both_acknowledged']} pairs both applied")
         if r.get("not_fired_after_restart"):

@@ -83,8 +83,11 @@ def duplicates(events: list[JSON]) -> list[str]:
 
 
 def unfinished(events: list[JSON], now_ms: int) -> list[str]:
-    """Declared actions with no ``action.completed``, quiet for longer than the grace."""
+    """Declared actions with no ``action.completed``, quiet for longer than the grace, and
+    waiting for no defense window (an open window is the timers' business: it closes by an
+    answer or its deadline, :func:`timers`)."""
     declared: dict[str, int] = {}
+    waiting: Counter[str] = Counter()
     for event in events:
         kind, d = event["type"], event.get("data") or {}
         action_id = str(d.get("action_id"))
@@ -94,10 +97,16 @@ def unfinished(events: list[JSON], now_ms: int) -> list[str]:
             declared.pop(action_id, None)
         elif action_id in declared:
             declared[action_id] = at_ms(event)
+        if kind == "reaction.requested":
+            waiting[action_id] += 1
+        elif kind in ("reaction.answered", "reaction.timed_out"):
+            waiting[action_id] -= 1
+        elif kind == "combat.ended":
+            waiting.clear()
     return [
         f"action {a} never completed (last seen {now_ms - t} ms ago)"
         for a, t in declared.items()
-        if now_ms - t > GRACE_MS
+        if now_ms - t > GRACE_MS and waiting[a] <= 0
     ]
 
 

@@ -83,6 +83,7 @@ class Attempt:
     tries: int = 0
     answered: float | None = None
     event_ids: list[str] = field(default_factory=list)
+    event_types: list[str] = field(default_factory=list)
     """The events a 200 answer carried: each must be in the log."""
 
     @property
@@ -234,7 +235,9 @@ class Player:
             with contextlib.suppress(ValueError, KeyError):
                 attempt.action_id = answer.json().get("action_id")
                 if answer.status_code == 200:
-                    attempt.event_ids = [str(e["id"]) for e in answer.json().get("events") or []]
+                    told = answer.json().get("events") or []
+                    attempt.event_ids = [str(e["id"]) for e in told]
+                    attempt.event_types = [str(e.get("type")) for e in told]
                     self.fresh = answer.json().get("combat")
             if attempt.acknowledged:
                 self.record.successes.append(attempt.answered)
@@ -261,7 +264,7 @@ class Player:
         actor = combat["turn"]["actor"]
         pending = combat.get("pending_reactions") or []
         if self.idles(combat, pending):
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.5)
             return
         if pending:
             reaction = pending[0]
@@ -272,7 +275,7 @@ class Player:
             )
             return
         if combat["turn"].get("paused_remaining") is not None:
-            await asyncio.sleep(0.05)  # a hit is being resolved: the clock is paused
+            await asyncio.sleep(0.25)  # a hit is being resolved: the clock is paused
             return
         other = next(c for c in combat["participants"] if c != actor)
         if combat["participants"][actor]["pa"] >= 2:

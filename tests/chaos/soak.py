@@ -3,7 +3,8 @@
 Players fight in ``rooms`` rooms (mortal fighters: a room's next combat starts when one
 ends) through a stack whose RabbitMQ and Redis sit behind TCP proxies, while the faults
 hit in turn, one every ``every`` seconds: ``kill -9`` of each process, every connection cut,
-the broker restarted. It goes on until ``actions`` actions were acknowledged *and* each
+the broker restarted (then, once each fault hit its minimum, one every 45 s, so the
+players get on). It goes on until ``actions`` actions were acknowledged *and* each
 fault hit its minimum (5 broker restarts, 10 kills, 10 cuts); then every combat is checked
 (:mod:`tests.chaos.check`).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from pathlib import Path
 
 from tests.chaos.check import check
 from tests.chaos.load import Record, new_community
@@ -66,10 +68,13 @@ async def soak(
     actions: int,
     rooms: int = 50,
     every: float = 8.0,
+    every_after: float = 45.0,
     max_seconds: float | None = None,
+    keep: Path | None = None,
 ) -> Outcome:
     """Play until ``actions`` were acknowledged and every fault hit its minimum (or, with
-    ``max_seconds``, until then: the figures say how far it got)."""
+    ``max_seconds``, until then: the figures say how far it got). Faults come every
+    ``every`` seconds until each hit its minimum, then every ``every_after`` seconds."""
     suite = stack.suite
     community = await new_community(suite.base_url, suite.admin_token, PLAY_TIMERS)
     record = Record()
@@ -83,7 +88,8 @@ async def soak(
     while acknowledged(record) < actions or any(done[k] < n for k, n in MINIMUM.items()):
         if max_seconds is not None and time.monotonic() - started > max_seconds:
             break
-        await asyncio.sleep(every)
+        met = all(done[k] >= n for k, n in MINIMUM.items())
+        await asyncio.sleep(every_after if met else every)
         done[await hit(stack, CYCLE[turn % len(CYCLE)])] += 1
         turn += 1
         print(
@@ -96,7 +102,7 @@ async def soak(
     await asyncio.gather(*players, return_exceptions=True)
     await settle(community, record, within=180)
     faults = stack.faults[first_fault:]
-    figures = await check(community.client, record.attempts, record.combats)
+    figures = await check(community.client, record.attempts, record.combats, keep)
     await community.client.aclose()
     return Outcome(
         "soak",

@@ -26,4 +26,4 @@ async def test_nothing_lost_doubled_or_unfired_under_a_few_faults() -> None:
     poison = next(r for r in results if r["scenario"] == "poison_message")
     assert poison["dead_lettered"] == 1, poison
     idem = next(r for r in results if r["scenario"] == "idempotency_key_20_ways")
-    assert idem["distinct_action_ids_answered"] == idem["combats"], idem
+    assert idem["keys_with_two_actions"] == 0 and idem["keys_applied"] >= 1, idem

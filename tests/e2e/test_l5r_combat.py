@@ -109,7 +109,7 @@ async def test_refusals_answer_422_with_code_and_rule(referee: Referee) -> None:
         f"/v1/combats/{cid}/actions", json=too_many, headers={"Accept-Language": "es"}
     )
     assert error_of(spanish, 422, "too_many_raises")["message"] == "Demasiados aumentos."
-    two_uses = {**attack, "void": ["mejora_die", "persistencia"]}
+    two_uses = {**attack, "void": ["mejora_die", "mejora_rank"]}  # no Persistencia with them
     error = error_of(await community.act(cid, two_uses), 422, "one_void_use_per_roll")
     assert error["rule"] == "l5r Vacío (one use)"
     await community.act_ok(cid, {"type": "l5r.pass", "actor": actor})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -104,6 +105,39 @@ async def test_a_command_is_committed_then_its_events_published(
     assert events[0].correlation_id == cmd.correlation_id and events[0].final
 
 
+async def test_a_commit_carries_out_its_own_entries_and_leaves_the_outbox_clean(
+    runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
+) -> None:
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c1")
+    await runtime.handle(command("c1", n=2))
+    await runtime.handle(command("c1", n=3))
+    await eventually(lambda: len(events) == 2)
+    assert [e.payload["total"] for e in events] == [2, 5]
+    assert await redis.xlen(agg.outbox) == 0
+    assert await redis.exists(agg.lock) == 0
+    assert await redis.zscore(keys.outbox_dirty("turns"), agg.outbox) is None
+    assert runtime.relay.published == 2
+
+
+async def test_a_commit_behind_older_entries_flushes_them_first_in_order(
+    runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
+) -> None:
+    agg = Keys(namespace).combat("turns", "c1")
+    target = Target(agg, "c1")
+    left = command("c1", n=3)
+    decision = counter(left, None, target, 1)
+    result = await runtime.store.commit(
+        agg, runtime.commits.build(left, target, 0, decision, 1, utcnow())
+    )
+    await redis.delete(agg.lock)  # a process died after this commit; its lock ran out
+    assert result.claim is not None
+    await runtime.handle(command("c1", n=4))
+    await eventually(lambda: len(events) == 2)
+    assert [e.payload["total"] for e in events] == [3, 7]
+    assert await redis.xlen(agg.outbox) == 0
+
+
 async def test_a_redelivered_command_changes_nothing_twice(
     runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
 ) -> None:
@@ -150,14 +184,13 @@ async def test_a_stale_if_match_is_checked_before_the_rules(
     assert events[1].payload["details"] == {"expected": 0, "actual": 1}
 
 
-async def test_a_timer_armed_by_a_commit_fires_once_as_a_command(
-    runtime: RedisServiceRuntime, bus: Bus
+async def test_a_timer_armed_by_a_commit_is_handled_once_without_the_broker(
+    runtime: RedisServiceRuntime, bus: Bus, events: list[Envelope], namespace: str
 ) -> None:
-    fired: list[Envelope] = []
+    queued: list[Envelope] = []
 
     async def on_command(env: Envelope) -> None:
-        if env.type == "timer.fired":
-            fired.append(env)
+        queued.append(env)
 
     await bus.consume_service("turns", on_command)
     await runtime.handle(command("c1", n=1, arm=True))
@@ -166,9 +199,22 @@ async def test_a_timer_armed_by_a_commit_fires_once_as_a_command(
         await runtime.fire_timer(claimed)
         await runtime.fire_timer(claimed)  # a poller that fired twice
         await runtime.timers.ack(claimed)
-    await eventually(lambda: len(fired) == 2)
-    assert fired[0].message_id == fired[1].message_id  # so the second one is deduplicated
-    assert fired[0].payload["timer_id"] == "c1:t1"
+    await eventually(lambda: len(events) == 2)
+    loaded = await runtime.store.load(Keys(namespace).combat("turns", "c1"))
+    assert loaded.version == 2  # the command, then the timer once
+    assert queued == []  # no timer.fired waited in a partition
+
+
+async def test_the_claimed_timers_of_several_aggregates_are_all_handled(
+    runtime: RedisServiceRuntime, events: list[Envelope]
+) -> None:
+    await runtime.handle(command("c1", n=1, arm=True))
+    await runtime.handle(command("c2", n=10, arm=True))
+    claimed = await runtime.timers.claim(2**42, lease_ms=1000)
+    assert len(claimed) == 2
+    await asyncio.gather(*(runtime.fire_timer(c) for c in claimed))
+    await eventually(lambda: len(events) == 4)
+    assert sorted(e.payload["total"] for e in events[2:]) == [1, 10]
 
 
 async def test_the_sweeper_publishes_what_a_dead_process_left_in_its_outbox(
@@ -179,8 +225,13 @@ async def test_the_sweeper_publishes_what_a_dead_process_left_in_its_outbox(
     target = Target(agg, "c1")
     cmd = command("c1", n=3)
     decision = counter(cmd, None, target, 1)
-    await runtime.store.commit(agg, runtime.commits.build(cmd, target, 0, decision, 1, utcnow()))
-    # ... and the process died here, before flushing its outbox.
+    result = await runtime.store.commit(
+        agg, runtime.commits.build(cmd, target, 0, decision, 1, utcnow())
+    )
+    # ... and the process died here, before carrying out the entries it claimed; the sweeper
+    # can take the outbox once the claim's lock ran out (LOCK_MS).
+    assert result.claim is not None and await runtime.relay.sweep_once(older_than_ms=0) == 0
+    await redis.delete(agg.lock)
     assert events == []
     assert await runtime.relay.sweep_once(older_than_ms=0) == 1
     await eventually(lambda: [e.payload for e in events] == [{"total": 3}])
@@ -213,3 +264,31 @@ async def test_each_outcome_is_counted_for_the_metrics(runtime: RedisServiceRunt
         "duplicate": 1,
         "rejected": 1,
     }
+
+
+async def test_entries_committed_while_a_commit_carried_its_own_are_carried_out_after_it(
+    runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
+) -> None:
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c1")
+    target = Target(agg, "c1")
+    first = command("c1", n=1)
+    claimed = await runtime.store.commit(
+        agg, runtime.commits.build(first, target, 0, counter(first, None, target, 1), 1, utcnow())
+    )
+    assert claimed.claim is not None
+    # Another commit lands while the first one still holds the outbox: its flush finds the
+    # lock taken and leaves its entries.
+    second = command("c1", n=2)
+    state = {"id": "c1", "room": "plaza", "tenant": "t1", "total": 1, "timers": {}}
+    decision = counter(second, state, target, 1)
+    behind = await runtime.store.commit(
+        agg, runtime.commits.build(second, target, 1, decision, 1, utcnow())
+    )
+    assert behind.claim is None and await runtime.relay.flush(agg.outbox) == 0
+    entries = runtime.commits.build(first, target, 0, counter(first, None, target, 1), 1, utcnow())
+    assert await runtime.relay.carry_claimed(claimed.claim, entries.outbox) == 2
+    await eventually(lambda: len(events) == 2)
+    assert [e.payload["total"] for e in events] == [1, 3]
+    assert await redis.xlen(agg.outbox) == 0
+    assert await redis.zscore(keys.outbox_dirty("turns"), agg.outbox) is None

@@ -8,7 +8,9 @@ import pytest
 from redis.asyncio import Redis
 
 from shared.keys import Keys
+from shared.outbox import LOCK_MS
 from shared.outbox_entry import CancelTimer
+from shared.redis_streams import entries, text
 from shared.store import AggregateStore, Commit, CommitStatus
 
 pytestmark = pytest.mark.integration
@@ -95,3 +97,41 @@ def test_every_key_of_an_aggregate_shares_one_hash_tag() -> None:
     keys = [agg.state, agg.processed, agg.outbox, agg.version, agg.log, agg.view, agg.lock]
     tags = {k[k.index("{") + 1 : k.index("}")] for k in keys}
     assert tags == {"combat:c_1"}
+
+
+async def test_a_commit_into_an_empty_outbox_claims_its_entries_under_the_lock(
+    redis: Redis, namespace: str
+) -> None:
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c1")
+    store = AggregateStore(redis, dirty_key=keys.outbox_dirty("turns"))
+    first = await store.commit(agg, commit(0, "m1"))
+    assert first.claim is not None and first.claim.outbox == agg.outbox
+    assert [i for i, _ in entries(await redis.xrange(agg.outbox))] == list(first.claim.entry_ids)
+    assert text(await redis.get(agg.lock) or b"") == first.claim.token
+    assert 0 < await redis.pttl(agg.lock) <= LOCK_MS
+    # An older entry waits: the next commit leaves its entries to a flush, in order.
+    second = await store.commit(agg, commit(1, "m2"))
+    assert second.status is CommitStatus.OK and second.claim is None
+
+
+async def test_nothing_is_claimed_without_entries_or_while_a_flusher_holds_the_outbox(
+    redis: Redis, namespace: str
+) -> None:
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c1")
+    store = AggregateStore(redis, dirty_key=keys.outbox_dirty("turns"))
+    assert (await store.commit(agg, commit(0, "m1", outbox=[]))).claim is None
+    await redis.set(agg.lock, "someone-else", px=5000)
+    assert (await store.commit(agg, commit(1, "m2"))).claim is None
+    assert text(await redis.get(agg.lock) or b"") == "someone-else"
+
+
+async def test_an_ended_aggregate_expires_without_stretching_the_outbox_lock(
+    redis: Redis, namespace: str
+) -> None:
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c1")
+    store = AggregateStore(redis, dirty_key=keys.outbox_dirty("turns"))
+    await store.commit(agg, commit(0, "m1", ttl_seconds=3600))
+    assert 0 < await redis.pttl(agg.lock) <= LOCK_MS

@@ -25,8 +25,8 @@ from typing import Any
 
 from shared.keys import Aggregate, Names
 from shared.messages import SERVICES, Envelope
-from shared.outbox import carry_out
-from shared.outbox_entry import ArmTimer, TimerOp, dump_entry, load_entry
+from shared.outbox import OutboxClaim, carry_out
+from shared.outbox_entry import ArmTimer, OutboxEntry, TimerOp, dump_entry, load_entry
 from shared.store import Commit, CommitResult, CommitStatus, Loaded
 from shared.timers import FIRED_KEEP_MS, Claimed
 
@@ -108,7 +108,9 @@ class MemoryStore:
         data.states[agg.state] = (current + 1, _dumps(commit.state))
         data.processed[agg.processed].add(commit.message_id)
         data.versions[agg.version] = seen + 1
-        data.outboxes[agg.outbox].extend(dump_entry(e) for e in commit.outbox)
+        outbox = data.outboxes[agg.outbox]
+        claimed = not outbox and bool(commit.outbox)
+        outbox.extend(dump_entry(e) for e in commit.outbox)
         data.logs[agg.log].extend(commit.log)
         for _ in commit.log:
             data.log_ids[agg.log].append(_next_id(data.log_ids[agg.log], commit.now_ms))
@@ -118,7 +120,10 @@ class MemoryStore:
             tags = data.active[self._service]
             tags.add(agg.tag) if active else tags.discard(agg.tag)
         data.commits += 1
-        return CommitResult(CommitStatus.OK, current + 1, seen + 1)
+        # As the script: the committer carries out its entries when nothing older waited.
+        ids = tuple(str(index) for index in range(len(commit.outbox)))
+        claim = OutboxClaim(agg.outbox, "memory", ids) if claimed else None
+        return CommitResult(CommitStatus.OK, current + 1, seen + 1, claim)
 
     async def read_view(self, agg: Aggregate) -> dict[str, Any] | None:
         raw = self._data.views.get(agg.view)
@@ -255,6 +260,19 @@ class MemoryRelay:
         applied, failure = await carry_out(entries, self._timers, self._bus)
         for _ in applied:
             outbox.popleft()
+        if failure is not None:
+            raise failure
+        return len(applied)
+
+    async def carry_claimed(self, claim: OutboxClaim, batch: Sequence[OutboxEntry]) -> int:
+        """The claimed entries from memory, then removed from the outbox's head (unless a
+        flush already carried them out)."""
+        outbox = self._data.outboxes[claim.outbox]
+        pairs = list(zip(claim.entry_ids, batch, strict=True))
+        applied, failure = await carry_out(pairs, self._timers, self._bus)
+        for entry in batch[: len(applied)]:
+            if outbox and outbox[0] == dump_entry(entry):
+                outbox.popleft()
         if failure is not None:
             raise failure
         return len(applied)

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from shared.api_types import ApiModel, Int
+from shared.api_types import ApiModel, Bool, Int
 
 
 class L5rSettings(ApiModel):
@@ -24,6 +24,11 @@ class L5rSettings(ApiModel):
     damage_raises: Literal["alternate", "rolled_only"] = Field(
         "alternate",
         description="C-24: n damage raises add +ceil(n/2)k floor(n/2) (alternate) or +n k0",
+    )
+    persistencia_more_points: Bool = Field(
+        True,
+        description="Persistencia: more than one Void point on the roll (each Mejora use once "
+        "with it, the seed's 'puedes gastar más de un punto'); false: one use per roll",
     )
     horsemanship_for_stances: Int = Field(
         3, ge=0, le=10, description="C-17: Horsemanship rank for Full Attack / Defense mounted"

@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from shared.api_types import ApiModel, Bool, Int
+from shared.api_types import ApiModel, Bool, Float, Int
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=80, strip_whitespace=True)]
 Rating = Annotated[Int, Field(ge=1, le=10)]
@@ -180,6 +180,18 @@ class L5rSheet(ApiModel):
         default_factory=list, description="techniques that allow Full Attack / Defense mounted"
     )
     mounted: Bool = Field(False, description="enters the combat on horseback (Montar a caballo)")
+    horse_movement: Float | None = Field(
+        None,
+        gt=0,
+        le=200,
+        description="the horse's movement in metres a round (Montar a caballo: a rider may "
+        "move with it instead of his own Water x 3); none: his own",
+    )
+    disarm_roll: Literal["usual", "strength"] = Field(
+        "usual",
+        description="the roll he opposes a disarm with (Desarmar: his usual attack roll, or "
+        "(Strength + weapon skill) k Strength)",
+    )
 
     @field_validator("skills")
     @classmethod

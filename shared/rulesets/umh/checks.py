@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from shared.errors import RuleViolation
 from shared.payloads import EffectView, Position
 from shared.rulesets.umh import evasion
-from shared.rulesets.umh.attributes import BelowOne, below_one
+from shared.rulesets.umh.attributes import BelowOne
+from shared.rulesets.umh.current import current_stats
 from shared.rulesets.umh.grid import (
     Metric,
     Square,
@@ -52,6 +53,10 @@ class Combatant:
     @property
     def ref(self) -> float:
         return self.sheet.stats.ref
+
+    def now(self, reading: BelowOne = "keep") -> dict[str, float]:
+        """umh 2.6, 2.8, 11.5.4 - 11.5.5, 11.5.11: his STATs as the combat reads them now."""
+        return current_stats(self.sheet, self.effects, reading)
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ class Reaction:
 
     def ref_of(self, combatant: Combatant) -> float:
         """umh 2.6.1.1 / A-22: the REF the combat reads for ``combatant``."""
-        return below_one(combatant.ref, self.stat_below_one)
+        return combatant.now(self.stat_below_one)["ref"]
 
 
 def effective_reach(actor: Combatant, skill: Skill) -> int:
@@ -146,7 +151,21 @@ def _declared_area(declaration: Declaration) -> set[Square] | None:
         return None
     if skill.area.shape == "cone" and (is_diagonal(direction(here, aim)) or aim == here):
         raise RuleViolation("cone_diagonal", "umh 6.1.1 Cónico", toward=list(aim))
+    if skill.area.shape == "special":
+        return _special_area(declaration)
     return area_squares(skill.area.shape.value, skill.area.size, here, aim, declaration.metric)
+
+
+def _special_area(declaration: Declaration) -> set[Square] | None:
+    """umh 6.1.1 Área especial: its document shapes it, so the player declares the squares
+    it covers, at most the area's ``size`` of them (None: no squares, targets by reach)."""
+    squares = set(declaration.squares)
+    size = declaration.skill.area.size if declaration.skill.area else 0
+    if len(squares) > size:
+        raise RuleViolation(
+            "invalid_target", "umh 6.1.1 Área especial", total=len(squares), max=size
+        )
+    return squares or None
 
 
 def _aim(declaration: Declaration) -> Square | None:
@@ -281,7 +300,8 @@ def _check_resist(reaction: Reaction) -> None:
     if defense is not None and defense.defense_kind is DefenseKind.INTERNAL:
         raise RuleViolation("resist_not_allowed", "umh 7.1.2.4", skill=attack.name)
     enamours = any(e.kind == "state" and e.type.value == "enamoramiento" for e in attack.effects)
-    outwills = reaction.reactor.sheet.stats.vol > reaction.attacker.sheet.stats.vol
+    reading = reaction.stat_below_one
+    outwills = reaction.reactor.now(reading)["vol"] > reaction.attacker.now(reading)["vol"]
     if enamours and outwills:
         return  # umh 11.5.10 / A-44: VOL above the enamourer's annuls it
     if not natures_of(attack) & RESISTIBLE:

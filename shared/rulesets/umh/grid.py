@@ -15,7 +15,7 @@ from typing import Final, Literal
 
 Square = tuple[int, int]
 Metric = Literal["chebyshev", "manhattan"]
-Shape = Literal["line", "square", "on_self", "on_target", "cone"]
+Shape = Literal["line", "square", "on_self", "on_target", "cone", "special"]
 
 HEIGHTS: Final[dict[str, int]] = {"suelo": 0, "alzada": 3, "voladora": 5}
 """Reading A-39: SUELO 0, ALZADA 3, VOLADORA 5; reaching a height needs that difference."""
@@ -81,13 +81,22 @@ def cone_squares(origin: Square, toward: Square, size: int) -> set[Square]:
 
 
 def area_squares(
-    shape: Shape, size: int, user: Square, epicentre: Square, metric: Metric = "chebyshev"
+    shape: Shape,
+    size: int,
+    user: Square,
+    epicentre: Square,
+    metric: Metric = "chebyshev",
+    declared: Iterable[Square] = (),
 ) -> set[Square]:
     """umh 6.1.1 / A-62: the squares an area covers.
 
     ``epicentre`` is the target square (on_target, square), or the square that gives the
-    direction (line, cone); on_self covers every square around the user but his own.
+    direction (line, cone); on_self covers every square around the user but his own; a
+    special area (6.1.1 Área especial, shaped by its own document) covers the ``declared``
+    squares.
     """
+    if shape == "special":
+        return set(declared)
     if shape == "on_self":
         return _within(user, size, metric) - {user}
     if shape == "on_target":

@@ -183,6 +183,9 @@ EFFECTS: Final = {
         "{who} obtiene el escudo {type} ({amount})", "{who} gains the shield {type} ({amount})"
     ),
     "coating": T("{who} obtiene el recubrimiento {type}", "{who} gains the coating {type}"),
+    "increase": T(
+        "{who} obtiene el aumento {type} ({amount})", "{who} gains the increase {type} ({amount})"
+    ),
 }
 ACTIONS = T("durante {n} acciones", "for {n} actions")
 ONE_ACTION = T("durante 1 acción", "for 1 action")
@@ -194,6 +197,7 @@ HIDDEN_AMOUNT: Final = {
     "reduction": T("{who} obtiene la reducción {type}", "{who} gains the reduction {type}"),
     "regeneration": T("{who} obtiene la regeneración {type}", "{who} gains {type} regeneration"),
     "shield": T("{who} obtiene el escudo {type}", "{who} gains the shield {type}"),
+    "increase": T("{who} obtiene el aumento {type}", "{who} gains the increase {type}"),
 }
 
 

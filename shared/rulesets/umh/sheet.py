@@ -7,11 +7,13 @@ them (GLOSSARY.md). Every limit cites the rule it comes from.
 from __future__ import annotations
 
 from enum import StrEnum
+from itertools import pairwise
 from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StringConstraints, model_validator
 
 from shared.api_types import ApiModel, Float, Int
+from shared.rulesets.umh.increases import BoostedStat, IncreaseEffect
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=80, strip_whitespace=True)]
 
@@ -82,6 +84,7 @@ class AreaShape(StrEnum):
     ON_SELF = "on_self"
     ON_TARGET = "on_target"
     CONE = "cone"
+    SPECIAL = "special"
 
 
 class IndirectType(StrEnum):
@@ -239,7 +242,8 @@ Effect = Annotated[
     | StateEffect
     | BoosterEffect
     | ReductionEffect
-    | RegenerationEffect,
+    | RegenerationEffect
+    | IncreaseEffect,
     Field(discriminator="kind"),
 ]
 
@@ -397,6 +401,17 @@ class UmhSheet(_Strict):
         "basic", description="umh 4.1.1.1.2: flights of basic profiles share one cooldown"
     )
     cell: StrictBool = Field(False, description="umh 4.5.1: owns a cell that allows imprisonment")
+    xp_shop: dict[BoostedStat, Float] = Field(
+        default_factory=dict,
+        description="umh 2.6.3 (2nd 2.6.4): of each STAT, what was bought in the experience "
+        "shop (added after increases and rounding)",
+    )
+    vol_tiers: list[Int] = Field(
+        default_factory=list,
+        max_length=20,
+        description="umh 11.5.11: the VOL each tier starts at, lowest tier first (fear "
+        "lowers VOL to the start of the tier below; at the lowest tier, to 1)",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> UmhSheet:
@@ -409,6 +424,12 @@ class UmhSheet(_Strict):
         for key, value in self.reductions.items():
             if value < 0 or value > 100:
                 raise ValueError(f"reduction {key} out of range [0, 100]")
+        for stat, bought in self.xp_shop.items():
+            if bought < 0 or bought > getattr(self.stats, stat):
+                raise ValueError(f"xp_shop {stat} must be between 0 and the STAT (umh 2.6.3)")
+        tiers = self.vol_tiers
+        if any(t < 1 for t in tiers) or any(a >= b for a, b in pairwise(tiers)):
+            raise ValueError("vol_tiers rise strictly from 1 or more (umh 11.5.11)")
         return self
 
     def skill(self, name: str) -> Skill | None:

@@ -61,6 +61,7 @@ class _Table:
         got: JSON = answer.json()
         attempt.action_id = got.get("action_id")
         attempt.event_ids = [str(e["id"]) for e in got.get("events") or []]
+        attempt.event_types = [str(e["type"]) for e in got.get("events") or []]
         attempts.append(attempt)
         assert answer.status_code == 200, got
         return got

@@ -182,8 +182,20 @@ def test_an_event_a_200_answer_carried_missing_from_the_log_is_lost() -> None:
 
     def forgotten(record: CombatRecord, attempts: list[Attempt]) -> None:
         attempts[0].event_ids.append("m_answered_only")
+        attempts[0].event_types.append("action.resolved")
 
     assert figures_of(ended, forgotten).lost == 1
+
+
+def test_the_aftermath_a_200_answer_carried_is_read_in_the_histories() -> None:
+    """services/states' ``aftermath.applied`` of the chain is logged with the character."""
+    ended, _ = played()
+
+    def told(record: CombatRecord, attempts: list[Attempt]) -> None:
+        attempts[0].event_ids.append("m_aftermath")
+        attempts[0].event_types.append("aftermath.applied")
+
+    assert figures_of(ended, told).lost == 0
 
 
 def test_a_request_unanswered_after_retries_is_counted() -> None:

@@ -95,8 +95,10 @@ def poisoned(
     cond: Condition, poison: Poison, stream: Stream, who: str, *, dazed: bool
 ) -> tuple[dict[str, Any], list[Roll]]:
     """001 DAÑO ESPECIAL (veneno), B-24: a Might defense roll at the poison's level (dazed
-    before the blow: one step harder); failing it, the Might damage (no Armor), the steps
-    down the track and the paralysis."""
+    before the blow: one step harder); failing it, the Might damage, the steps
+    down the track and the paralysis. Its damage is Might damage (001 DAÑO: damage not
+    specified is Might damage), so Armor reduces it like any damage (001 ARMADURA names
+    the only exceptions: Speed, Intellect and environmental damage)."""
     result, rolled = check(
         poison.level,
         [],
@@ -109,7 +111,7 @@ def poisoned(
     entry: dict[str, Any] = {"effect": "poison", "level": poison.level, "defense": result}
     if not result["success"]:
         if poison.damage:
-            entry["damage"] = take_damage(cond, poison.damage, "might", ignores_armor=True)
+            entry["damage"] = take_damage(cond, poison.damage, "might", ignores_armor=False)
         if poison.steps:
             cond.special_steps += poison.steps
         if poison.paralysis:

@@ -50,7 +50,8 @@ class DamageDice(_Part):
 
 class TargetState(_Part):
     """What the roll needs of the target: wounds and table (C-7), Earth and Insight
-    (Derribar, C-22), Strength and weapon rank (Desarmar, C-23)."""
+    (Derribar, C-22), Strength, Agility, weapon rank, wound penalty and his choice of roll
+    (Desarmar, C-23)."""
 
     wounds: int
     wound_table: list[L5rWoundRank]
@@ -58,6 +59,10 @@ class TargetState(_Part):
     insight: int
     strength: int
     weapon_rank: int
+    agility: int | None = None
+    """None: a request from an older turns, which opposed a disarm with Strength only."""
+    disarm_roll: str = "strength"
+    penalty: int = 0
 
 
 class StrikeRequest(_Part):

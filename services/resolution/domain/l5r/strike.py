@@ -8,7 +8,8 @@ Order of operations (each step its own function):
 2. hit when the total reaches the TN (raises already in it, C-1, T004-26);
 3. Ataque adicional (C-21, T004-22): success = 2 hits, failure = 0;
 4. Derribar (C-22, T004-18): total strictly above (Earth + Insight) x 5;
-5. Desarmar (C-23): the target rolls (Strength + weapon skill) k Strength; the attacker's
+5. Desarmar (C-23): the target opposes with his usual roll, (Agility + weapon skill) k
+   Agility, or (Strength + weapon skill) k Strength if his sheet chose it; the attacker's
    total must be higher;
 6. Finta (T004-23): no damage; Ataque localizado is recorded (T004-19);
 7. damage: weapon XkY plus the damage raises (C-24), one roll per hit; wounds add up and
@@ -97,18 +98,26 @@ def knockdown(request: StrikeRequest, success: bool, total: int, steps: list[Ste
 def disarm(
     request: StrikeRequest, total: int, stream: Stream, steps: list[Step], out: Struck
 ) -> bool:
-    """5. Desarmar (C-23): the target's opposed (Strength + weapon skill) k Strength roll;
-    the attacker's total must be higher. Called on a hit only."""
+    """5. Desarmar (C-23): an opposed roll; the target opposes with his usual attack roll,
+    (Agility + weapon skill) k Agility, or, if he chose so ("El objetivo puede elegir usar su
+    Fuerza/habilidad del arma en vez de la tirada habitual"), (Strength + weapon skill) k
+    Strength; his wound penalty comes off it (Paso 1). The attacker's total must be higher.
+    Called on a hit only."""
     foe = request.target_state
-    spec = roll_and_keep(foe.strength + foe.weapon_rank, foe.strength, explode=foe.weapon_rank > 0)
+    usual = foe.disarm_roll == "usual" and foe.agility is not None
+    trait = foe.agility if usual and foe.agility is not None else foe.strength
+    spec = roll_and_keep(trait + foe.weapon_rank, trait, explode=foe.weapon_rank > 0)
     opposed = roll(spec, stream, purpose=RollPurpose.DISARM_OPPOSED)
     out.rolls.append((opposed, request.target))
-    disarmed = total > opposed.total
+    opposed_total = opposed.total - foe.penalty
+    disarmed = total > opposed_total
     steps.append(
         {
             "step": "disarm",
             "rule": "l5r Desarmar",
-            "opposed": opposed.total,
+            "roll": "usual" if usual else "strength",
+            "opposed": opposed_total,
+            "penalty": foe.penalty,
             "total": total,
             "disarmed": disarmed,
         }

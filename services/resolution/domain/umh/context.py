@@ -32,7 +32,7 @@ from services.resolution.domain.umh.nature_rules import (
     wet_modifier,
 )
 from services.resolution.domain.umh.readings import UmhReadings
-from shared.rulesets.umh.attributes import below_one
+from shared.rulesets.umh.current import current_stats
 from shared.rulesets.umh.natures import RESISTIBLE, SONIC_EVASION_REF, ref_required
 from shared.rulesets.umh.sheet import DefenseKind, Hardness, Nature, Skill, SkillType, UmhSheet
 from shared.vocabulary import EffectKind
@@ -124,28 +124,29 @@ class _Answer:
     round_up: bool = False
 
 
-def outwills_enamouring(skill: Skill, target: UmhSheet, attacker: UmhSheet) -> bool:
+def outwills_enamouring(skill: Skill, target_vol: float, attacker_vol: float) -> bool:
     """umh 11.5.10 / A-44: an enamouring skill is annulled by RESISTIR when the target's
-    VOL is strictly above the enamourer's."""
+    VOL now (increases, fear: 2.8, 11.5.11) is strictly above the enamourer's."""
     enamours = any(e.kind == "state" and e.type.value == "enamoramiento" for e in skill.effects)
-    return enamours and target.stats.vol > attacker.stats.vol
+    return enamours and target_vol > attacker_vol
 
 
 def _answer(
     skill: Skill,
     reaction: Reaction,
     target_sheet: UmhSheet,
-    attacker_sheet: UmhSheet,
-    readings: UmhReadings,
+    now: tuple[Mapping[str, float], Mapping[str, float]],
 ) -> _Answer:
-    """umh 8.2, 9.2, 7.1: what the reaction brings to this hit."""
+    """umh 8.2, 9.2, 7.1: what the reaction brings to this hit; ``now``: the target's and
+    the attacker's STATs as the combat reads them (``shared.rulesets.umh.current``)."""
+    target_now, attacker_now = now
     answer = _Answer()
     if reaction.timed_out:
         answer.note = "timed_out"
         return answer
     if reaction.resist:
         natures = frozenset(skill.natures)
-        outwilled = outwills_enamouring(skill, target_sheet, attacker_sheet)
+        outwilled = outwills_enamouring(skill, target_now["vol"], attacker_now["vol"])
         answer.resisted = bool(natures & RESIST_DAMAGE)
         answer.effects_resisted = bool(natures & RESISTIBLE) or outwilled
         answer.note = "resisted" if answer.effects_resisted else "resist_ignored"
@@ -162,7 +163,7 @@ def _answer(
     kind = defense.defense_kind
     answer.kind, answer.skill = kind.value, defense
     if kind is DefenseKind.EVASION:
-        _evasion(skill, below_one(target_sheet.stats.ref, readings.stat_below_one), answer)
+        _evasion(skill, target_now["ref"], answer)
     elif kind in (DefenseKind.INTERNAL, DefenseKind.EXTERNAL):
         answer.defense = Defense(defense.name, kind.value, defense.defense, defense.all_angles)
         answer.note = None
@@ -248,7 +249,12 @@ def hit_context(
     natures = tuple(n.value for n in skill.natures)
     picked = _picked_boosters(skill, attacker, a_sheet) if first_hit else ()
     modifiers, breaks = _modifiers(skill, attacker, target, a_sheet)
-    answer = _answer(skill, reaction, t_sheet, a_sheet, readings)
+    reading = readings.stat_below_one
+    now = (
+        current_stats(t_sheet, target.effects, reading),
+        current_stats(a_sheet, attacker.effects, reading),
+    )
+    answer = _answer(skill, reaction, t_sheet, now)
     cut = immunity_cut(natures, [n.value for n in t_sheet.immunities], readings)
     sonic = Nature.SONORA in skill.natures
     amount = skill.damage if damage is None else damage

@@ -207,6 +207,7 @@ MAINTAINED_KINDS: Final = frozenset(
         EffectKind.REGENERATION,
         EffectKind.SHIELD,
         EffectKind.COATING,
+        EffectKind.INCREASE,
     }
 )
 """Effects a player keeps up with his own skills (auras, shields): not indirects or states
@@ -217,14 +218,25 @@ STUNNING: Final = frozenset({"aturdimiento", "desmayo", "dormido"})
 
 
 def cancel_maintained(
-    combatant: Combatant, who: str, combat_id: str, reason: ExpiryReason
+    combatant: Combatant,
+    who: str,
+    combat_id: str,
+    reason: ExpiryReason,
+    *,
+    holder: str | None = None,
+    lasting: frozenset[str] = frozenset(),
 ) -> tuple[Combatant, list[Event]]:
-    """umh 11.4.1 (stunned: "broken") and 4.1.5 (fallen: "fallen"): the skills he maintains
-    on himself end; the sheet's passives are not effects and stay. Effects he maintains on
-    others are theirs to carry in this slice (a gap: the ruleset does not track them)."""
+    """umh 11.4.1 (stunned: "broken") and 4.1.5 (fallen: "fallen"): the skills ``holder``
+    (by default ``who`` himself) keeps up on ``who`` end; the sheet's passives are not
+    effects and stay, and so do the skills named in ``lasting`` (4.1.5.2: marked
+    ``persists_when_fallen``, they outlast his fall)."""
+    keeper = who if holder is None else holder
     events: list[Event] = []
     for effect in list(combatant.effects):
-        if effect.kind in MAINTAINED_KINDS and effect.source == who:
-            combatant, event = remove(combatant, effect, reason, combat_id, who)
-            events.append(event)
+        if effect.kind not in MAINTAINED_KINDS or effect.source != keeper:
+            continue
+        if (effect.skill or "").casefold() in lasting:
+            continue
+        combatant, event = remove(combatant, effect, reason, combat_id, who)
+        events.append(event)
     return combatant, events

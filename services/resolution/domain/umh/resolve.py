@@ -28,6 +28,7 @@ from services.resolution.domain.umh.impacts import (
     where_for,
 )
 from services.resolution.domain.umh.readings import UmhReadings
+from services.resolution.domain.umh.released import release_holds
 from services.resolution.domain.umh.strike import Struck, strike
 from services.resolution.domain.umh.support import support_effects
 from services.resolution.domain.umh.ticks import general_action
@@ -35,8 +36,9 @@ from services.resolution.domain.umh.variations import Stopped, counter_surplus, 
 from shared.messages import ACTION_RESOLVED, COMBATANT_DOWN, Event
 from shared.payloads import ActionResolved, CombatantDown, Position
 from shared.rulesets.umh.grid import Metric, distance
-from shared.rulesets.umh.sheet import DefenseKind, Skill, SkillType
+from shared.rulesets.umh.sheet import DefenseKind, Nature, Skill, SkillType
 from shared.rulesets.umh.weapons import armed
+from shared.vocabulary import EffectKind
 
 DownCause = Literal["damage", "indirect", "fall", "collision"]
 
@@ -168,6 +170,13 @@ def _offensive(
             collide(condition, request, skill, target_id, out, readings)
 
 
+def unheard(skill: Skill, target: Combatant) -> bool:
+    """umh 11.5.7: a deaf fighter gets nothing from a skill of spoken orders or alerts
+    (``speech``) unless it is of mental nature."""
+    deaf = target.has(EffectKind.STATE, "sordera")
+    return deaf and skill.speech and Nature.MENTAL not in skill.natures
+
+
 def _supplementary(
     condition: CombatCondition, request: ActionRequest, skill: Skill, out: Tally
 ) -> None:
@@ -180,7 +189,8 @@ def _supplementary(
             continue
         key = f"{request.action_id}:{request.hit}:{who}"
         applied = []
-        for effect in support_effects(skill, key, request.attacker):
+        deaf = unheard(skill, target)
+        for effect in [] if deaf else support_effects(skill, key, request.attacker):
             target, events, reason = add(
                 target, effect, combat_id=condition.combat_id, who=who, action_id=request.action_id
             )
@@ -188,7 +198,8 @@ def _supplementary(
             if reason is None:
                 applied.append(view_of(effect).model_dump(mode="json"))
         out.changed[who] = target
-        row = {"target": who, "steps": [], "damage": 0, "vit_before": target.vit}
+        steps = [{"step": "deaf", "rule": "umh 11.5.7"}] if deaf else []
+        row = {"target": who, "steps": steps, "damage": 0, "vit_before": target.vit}
         out.results.append({**row, "vit_after": target.vit, "effects": applied})
 
 
@@ -242,7 +253,8 @@ def resolve_action(
         "weapons": wielding,
     }
     resolved = Event(ACTION_RESOLVED, public(payload))
-    events = [*ticks, resolved, *down_events(request, out.downs), *out.events]
+    released = release_holds(condition.participants, out.changed, condition.combat_id)
+    events = [*ticks, resolved, *down_events(request, out.downs), *out.events, *released]
     return condition.after_action(request.action_id, request.hit, out.changed), events
 
 

@@ -17,6 +17,7 @@ from services.resolution.domain.umh.hit import Reaction
 from services.resolution.domain.umh.nature_rules import hellfire_split
 from services.resolution.domain.umh.pipeline import Breakdown, compute_damage, vitality_step
 from services.resolution.domain.umh.readings import UmhReadings
+from services.resolution.domain.umh.released import lasting_skills
 from services.resolution.domain.umh.secondary import Landing, Where, land
 from shared.messages import Event
 from shared.rulesets.umh.sheet import Nature, Skill
@@ -90,7 +91,10 @@ def strike(
         )
     after = landing.combatant
     if after.is_down:
-        after, fallen = cancel_maintained(after, where.target, where.combat_id, "fallen")
+        lasting = lasting_skills(after)  # umh 4.1.5.2
+        after, fallen = cancel_maintained(
+            after, where.target, where.combat_id, "fallen", lasting=lasting
+        )
         landing.events += fallen
     result.update(steps=steps, damage=breakdown.damage + sum(s["damage"] for s in landing.steps))
     result.update(vit_before=target.vit, vit_after=after.vit, down=after.is_down)

@@ -1,5 +1,5 @@
 """What a supplementary skill puts on its targets (umh 8.1.1.2, 7.3, 9.4, 2.3.6, 9.7.1,
-9.2.6, 11.5).
+9.2.6, 11.5, 2.8).
 
 Boosters, reductions and regenerations (a new one of the same kind renews or, when
 stronger, replaces the old one, 8.1.1.2.1 - 8.1.1.2.2), a mental shield, a degradable
@@ -12,6 +12,7 @@ from typing import Any
 
 from services.resolution.domain.umh.effect import Effect
 from services.resolution.domain.umh.effects import make_effect
+from shared.rulesets.umh.current import increase_type
 from shared.rulesets.umh.sheet import Skill
 from shared.vocabulary import EffectKind
 
@@ -47,6 +48,16 @@ def support_effects(skill: Skill, key: str, source: str) -> list[Effect]:
                     EffectKind.REDUCTION,
                     nature,
                     amount=spec.percent,
+                    actions=spec.actions,
+                    **common,
+                )
+            )
+        elif spec.kind == "increase":  # umh 2.8: the best of each kind and STAT stands
+            found.append(
+                make_effect(
+                    EffectKind.INCREASE,
+                    increase_type(spec.stat, spec.mode),
+                    amount=spec.percent if spec.mode == "tier" else spec.amount,
                     actions=spec.actions,
                     **common,
                 )

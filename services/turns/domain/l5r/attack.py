@@ -106,7 +106,7 @@ def declare(state: L5rCombat, out: Outcome, action_id: str, action: L5rAttack) -
     check_limits(p, action)
     forced = forced_raises(p, action)
     uses: list[str] = list(action.void)
-    rules.check_void_on_roll(uses)
+    rules.check_void_on_roll(uses, persistencia_more_points=state.settings.persistencia_more_points)
     cost = sum(rules.VOID_COSTS[u] for u in uses)
     rules.check_void(p.void, cost, "+".join(uses))
     check_protect(state, p, action)

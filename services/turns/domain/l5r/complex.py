@@ -28,14 +28,13 @@ def forced_raise(moved: float, water: int) -> int:
 def complex_action(
     state: L5rCombat, out: Outcome, action: L5rComplex, p: Fighter, action_id: str
 ) -> None:
-    """The stance allows it (T004-27), riding needs Horsemanship, the forced raise after a
-    move (C-19), one Void use on its roll (C-4) and its points; then the roll, if any."""
+    """The stance allows it (T004-27; riding too: Montar a caballo is movement, and only
+    fighting mounted needs Horsemanship ranks, checked by the attack), the forced raise after
+    a move (C-19), one Void use on its roll (C-4) and its points; then the roll, if any."""
     rules.check_allowed(p.current_stance, action.category)
-    if action.category == "ride" and p.skill("horsemanship") <= 0:
-        raise RuleViolation("cannot_fight_mounted", "l5r Montar a caballo")
     forced = forced_raise(p.round.moved, p.rings.water)
     uses: list[str] = list(action.void)
-    rules.check_void_on_roll(uses)
+    rules.check_void_on_roll(uses, persistencia_more_points=state.settings.persistencia_more_points)
     cost = sum(rules.VOID_COSTS[u] for u in uses)
     rules.check_void(p.void, cost, "+".join(uses))
     payload: dict[str, Any] = {

@@ -120,6 +120,8 @@ class Fighter(_Part):
     weapon: L5rWeapon
     riding_techniques: list[str] = Field(default_factory=list)
     mounted: bool = False
+    horse_movement: float | None = None
+    disarm_roll: str = "usual"
     wound_table: list[L5rWoundRank]
     void: int
     void_max: int
@@ -213,6 +215,8 @@ def new_fighter(sheet: L5rSheet, side: Side, counters: dict[str, int]) -> Fighte
         weapon=sheet.weapon,
         riding_techniques=list(sheet.riding_techniques),
         mounted=sheet.mounted,
+        horse_movement=sheet.horse_movement,
+        disarm_roll=sheet.disarm_roll,
         wound_table=table,
         void=max(0, min(int(void), void_max)),
         void_max=void_max,

@@ -73,7 +73,12 @@ def move(state: L5rCombat, out: Outcome, action: L5rMove, p: Fighter) -> None:
     Water x 9 m running (the whole turn); Full Defense keeps its benefits up to half."""
     stance = p.current_stance
     counters = p.round
-    limit, half = rules.move_limit(p.rings.water, action.mode, stance)
+    if p.mounted:
+        # Montar a caballo: riding is movement; the matrix forbids it in Full Attack and
+        # Full Defense (the stance itself was allowed only with a technique, C-17)
+        rules.check_allowed(stance, "ride")
+    horse = p.horse_movement if p.mounted else None
+    limit, half = rules.move_limit(p.rings.water, action.mode, stance, horse)
     if action.mode == "run":
         rules.check_allowed(stance, "run")
         if counters.acted:
@@ -95,7 +100,13 @@ def move(state: L5rCombat, out: Outcome, action: L5rMove, p: Fighter) -> None:
     break_concentration(state, out, action.actor)
     out.emit(
         "combatant.moved",
-        {"character": action.actor, "mode": action.mode, "meters": action.meters, "max": limit},
+        {
+            "character": action.actor,
+            "mode": action.mode,
+            "meters": action.meters,
+            "max": limit,
+            "mounted": p.mounted,
+        },
     )
 
 

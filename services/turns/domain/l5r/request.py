@@ -37,14 +37,18 @@ def tn_steps(state: L5rCombat, attacker: str, foe: Fighter) -> list[dict[str, An
 
 def target_state(foe: Fighter) -> dict[str, Any]:
     """The target's numbers the roll needs: wounds and table (C-7), Earth and Insight
-    (Derribar, C-22), Strength and weapon rank (Desarmar, C-23)."""
+    (Derribar, C-22), Strength, Agility, weapon rank, wound penalty and the roll he opposes
+    a disarm with (Desarmar, C-23)."""
     return {
         "wounds": foe.wounds,
         "wound_table": [w.model_dump() for w in foe.wound_table],
         "earth": foe.rings.earth,
         "insight": foe.insight,
         "strength": foe.traits.strength,
+        "agility": foe.traits.agility,
         "weapon_rank": foe.skill(foe.weapon.skill),
+        "disarm_roll": foe.disarm_roll,
+        "penalty": foe.penalty,
     }
 
 

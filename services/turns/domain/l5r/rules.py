@@ -93,10 +93,18 @@ def check_paid_raises(paid: int, maximum: int, *, skilled: bool) -> None:
         raise RuleViolation("too_many_raises", "l5r Aumentos (max)", raises=paid, max=maximum)
 
 
-def check_void_on_roll(uses: list[str]) -> None:
-    """Vacío (one use), T004-05 / C-4: one Void use per roll (Alentar's point is apart)."""
-    if len(uses) > 1:
+def check_void_on_roll(uses: list[str], *, persistencia_more_points: bool = True) -> None:
+    """Vacío (one use), T004-05 / C-4: one Void use per roll (Alentar's point is apart);
+    no use twice on one roll. Persistencia: "Puedes gastar más de un punto de Vacío para
+    mejorar esta tirada": with the setting on (the default), a roll with Persistencia may
+    also carry the Mejora uses, each once (C-4); off, Persistencia is one use like any."""
+    if len(set(uses)) != len(uses):
         raise RuleViolation("one_void_use_per_roll", "l5r Vacío (one use)", uses=uses)
+    if len(uses) <= 1:
+        return
+    if persistencia_more_points and "persistencia" in uses:
+        return
+    raise RuleViolation("one_void_use_per_roll", "l5r Vacío (one use)", uses=uses)
 
 
 def check_void(available: int, cost: int, use: str) -> None:
@@ -256,12 +264,16 @@ def apply_tide(own: int, die: int, *, against: int | None = None) -> tuple[int, 
     return own, max(0, against - die)
 
 
-def move_limit(water: int, mode: str, stance: str) -> tuple[float, float]:
+def move_limit(
+    water: int, mode: str, stance: str, horse: float | None = None
+) -> tuple[float, float]:
     """Mover / Correr (T004-16, C-16): (allowed metres, half movement). Move Water x 3, run
-    Water x 9; in Full Defense half of Water x 3 keeps the stance's benefits."""
-    full = water * 3.0
+    Water x 9; in Full Defense half of Water x 3 keeps the stance's benefits. Montar a
+    caballo: riding is movement, with the horse's movement instead of his own (``horse``
+    metres a round, running three times that)."""
+    full = water * 3.0 if horse is None else horse
     if mode == "run":
-        return water * 9.0, full / 2
+        return full * 3, full / 2
     return full, full / 2
 
 

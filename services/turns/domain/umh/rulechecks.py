@@ -11,7 +11,7 @@ from typing import cast
 from services.turns.domain.umh.state import CombatState
 from shared.payloads import Height, Position
 from shared.rulesets.umh import checks
-from shared.rulesets.umh.grid import area_squares, distance
+from shared.rulesets.umh.grid import area_squares, distance, inside
 from shared.rulesets.umh.sheet import Skill, UmhSheet
 from shared.rulesets.umh.weapons import check_wielded
 
@@ -109,9 +109,44 @@ def covered_squares(
     aim = aims[0] if aims else here
     metric = state.settings.readings.grid_metric
     covered = area_squares(
-        skill.area.shape.value, skill.area.size, (here[0], here[1]), (aim[0], aim[1]), metric
+        skill.area.shape.value,
+        skill.area.size,
+        (here[0], here[1]),
+        (aim[0], aim[1]),
+        metric,
+        declared=[(s[0], s[1]) for s in squares],
     )
     return sorted(covered)
+
+
+def caught_in_area(
+    state: CombatState,
+    attacker: str,
+    skill_name: str,
+    targets: list[str],
+    squares: Sequence[Sequence[int]],
+) -> list[str]:
+    """umh 6.1.1: an offensive area hits everyone in the fight standing on its squares,
+    allies included unless the skill says otherwise (``hits_allies``), never its user: the
+    declared targets, then the others it caught (by id)."""
+    skill = sheet_skill(Combatants(state)[attacker], skill_name)
+    if skill.type.value != "offensive" or skill.area is None:
+        return targets
+    covered = covered_squares(state, attacker, skill, targets, squares)
+    side = state.participants[attacker].side
+    standing = {
+        cid: (square[0], square[1])
+        for cid, square in state.positions.items()
+        if cid in state.participants and state.participants[cid].in_fight
+    }
+    caught = [
+        cid
+        for cid in sorted(inside(covered, standing))
+        if cid != attacker
+        and cid not in targets
+        and (skill.hits_allies or state.participants[cid].side != side)
+    ]
+    return [*targets, *caught]
 
 
 def reaction(

@@ -13,8 +13,10 @@ Checks in the fight, in order (the first failing one is raised):
    one slot-raising skill per side (1.2.3);
 8. price: two 0-PA actions per own turn (3.3), PA with the 3.4 surcharge (3.1.2);
 9. ``check_declaration`` of shared/rulesets/umh (umh 5 - 12).
-Then PA are spent and every counter moves; an offensive skill opens one window per target
-and pauses the clock (2.4.2); anything else goes straight to resolution.
+An offensive area then also targets everyone else standing on its squares, allies included
+unless the skill says otherwise (6.1.1). Then PA are spent and every counter moves; an
+offensive skill opens one window per target and pauses the clock (2.4.2); anything else
+goes straight to resolution.
 """
 
 from __future__ import annotations
@@ -161,6 +163,8 @@ def use_skill(
     check_declaration(state, action, skill, targets[0], squares, in_own_turn=context == OWN)
     if action_id in state.actions:
         raise RuleViolation("invalid_request", None, action_id=action_id)
+    caught = rulechecks.caught_in_area(state, action.actor, skill.name, targets[0], targets[1])
+    targets = (caught, targets[1])
     flight = commit(state, out, action, action_id, skill, context, targets, now_ms)
     if context == INTERFERENCE:
         interference.after_skill(state, out, skill)

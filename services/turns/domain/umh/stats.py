@@ -1,9 +1,10 @@
-"""A participant's STATs as the combat reads them now (umh 2.6, 11.5.4 - 11.5.5).
+"""A participant's STATs as the combat reads them now (umh 2.6, 2.8, 11.5.4 - 11.5.5,
+11.5.11).
 
-The sheet's figures with what his mirrored effects change: a disabled or amputated arm
-halves his FUE, a leg (a wing for a winged character) halves his VEL, both give 0. A VEL
-that changes mid-combat changes what he may still walk this round and orders the next round
-(2.2.5: every round is ordered again by total speed; the round under way keeps its order).
+The sheet's figures with what his mirrored effects change (increases, limbs, fear: see
+``shared.rulesets.umh.current``). A VEL that changes mid-combat changes what he may still
+walk this round and orders the next round (2.2.5: every round is ordered again by total
+speed; the round under way keeps its order).
 """
 
 from __future__ import annotations
@@ -12,42 +13,23 @@ from typing import Any, Final
 
 from services.turns.domain.umh.conditions import NO_MOVE
 from services.turns.domain.umh.participant import Mirrored, Participant
-from shared.rulesets.umh.attributes import BelowOne, below_one, limbed_stats, moving_limb
+from shared.rulesets.umh.attributes import BelowOne, moving_limb
+from shared.rulesets.umh.current import current_stats as stats_now
+from shared.rulesets.umh.sheet import UmhSheet
 
 LEG_STATES: Final = frozenset({"inhabilitacion_piernas"})
 """umh 11.5.4.2: both legs stop a walker from moving; a winged one flies on (11.5.4.3)."""
-
-
-def _states(p: Participant) -> list[tuple[str, str | None]]:
-    return [(m.effect.type, m.effect.limb) for m in p.effects.values() if m.effect.kind == "state"]
 
 
 def _traits(p: Participant) -> list[str]:
     return [str(t) for t in p.sheet.get("traits", [])]
 
 
-def number(value: float) -> float:
-    """JSON-friendly figure: 6.0 is kept as 6."""
-    return int(value) if float(value).is_integer() else value
-
-
 def current_stats(p: Participant, reading: BelowOne) -> dict[str, float]:
-    """umh 2.6.1 - 2.6.1.2 (A-22), 11.5.4 - 11.5.5: VEL, REF, VOL and FUE now."""
-    raw = p.sheet.get("stats", {})
-    vel = below_one(float(raw.get("vel", p.vel)), reading)
-    fue, speed = limbed_stats(
-        float(raw.get("fue", 0)),
-        vel,
-        _states(p),
-        _traits(p),
-        clamp_below_one=reading == "clamp",
-    )
-    return {
-        "vel": number(float(speed)),
-        "ref": number(below_one(float(raw.get("ref", 0)), reading)),
-        "vol": number(float(raw.get("vol", 0))),
-        "fue": number(float(fue)),
-    }
+    """umh 2.6, 2.8, 11.5.4 - 11.5.5, 11.5.11: VEL, REF, VOL and FUE now, from his sheet
+    and his mirrored effects (``shared.rulesets.umh.current``)."""
+    sheet = UmhSheet.model_validate(p.sheet)
+    return stats_now(sheet, [m.effect for m in p.effects.values()], reading)
 
 
 def refresh_speed(p: Participant, reading: BelowOne) -> None:
@@ -58,7 +40,8 @@ def refresh_speed(p: Participant, reading: BelowOne) -> None:
         return
     walked = max(0.0, p.vel - p.movement_left)
     p.vel = new
-    p.movement_left = number(max(0.0, new - walked))
+    left = max(0.0, new - walked)
+    p.movement_left = int(left) if float(left).is_integer() else left
 
 
 def wings_keep_moving(p: Participant, effect_id: str) -> None:

@@ -36,14 +36,14 @@ def fight(sheets: dict[str, dict[str, Any]], action: CypherAttack, *faces: int) 
 
 def test_poison_failed_might_defense_damages_and_paralyses_b24() -> None:
     """A hit (d20 9 vs TN 3 for a tier-1 PC), then the poison: Might defense 5 < TN 9."""
-    sheets = {"ana": pc("Ana", attacks=[DART]), "bruno": pc("Bruno", armor=3)}
+    sheets = {"ana": pc("Ana", attacks=[DART]), "bruno": pc("Bruno", armor=1)}
     done = fight(sheets, attack_of("ana", "bruno", "Dardo", circumstances={"distance_m": 5}), 9, 5)
     result = done.payload["results"][0]
     poison = next(e for e in result["special"] if e["effect"] == "poison")
     assert poison["defense"]["target_number"] == 9 and not poison["defense"]["success"]
     bruno = done.conditions["bruno"]
     assert bruno.paralyzed and bruno.dazed_turns == 1
-    assert bruno.pool("might") == 10 - 0 - 2  # the dart's 1 is stopped by Armor 3
+    assert bruno.pool("might") == 10 - 0 - 1  # Armor 1 stops the dart's 1, and 1 of the poison's 2
     assert [who for _, who in done.rolls] == ["ana", "bruno"]
 
 

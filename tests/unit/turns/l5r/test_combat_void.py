@@ -29,9 +29,9 @@ def test_t004_02_unskilled_attack_cannot_raise_and_does_not_explode() -> None:
     assert attack(c, actor, foe)["roll"]["explode"] is False
 
 
-def allies() -> Combat:
+def allies(**l5r: Any) -> Combat:
     """Ana against Bruno and Carla (allies on the defenders' side), in round 1."""
-    c = Combat(defenders=["bruno", "carla"])
+    c = Combat(defenders=["bruno", "carla"], l5r=l5r)
     c.ready_all()
     return c
 
@@ -44,7 +44,9 @@ def until_turn_of(c: Combat, *who: str) -> str:
 
 
 def test_t004_05_one_void_use_per_roll_but_alentar_rides_apart() -> None:
-    c = allies()
+    """T004-05 with ``persistencia_more_points`` off (the seed's reading is on: see
+    test_persistencia_more_than_one_point)."""
+    c = allies(persistencia_more_points=False)
     actor = until_turn_of(c, "bruno", "carla")
     partner = "carla" if actor == "bruno" else "bruno"
     stance(c, actor)

@@ -36,11 +36,14 @@ def expected(key: str) -> list[tuple[str, str]]:
 
 
 def older(state: dict[str, Any]) -> dict[str, Any]:
-    """The same state as an older version wrote it: no ``resolved`` list, no pact word."""
+    """The same state as an older version wrote it: no ``resolved`` list, no pact word, no
+    horse nor disarm choice."""
     old = copy.deepcopy(state)
     old.pop("resolved", None)
     for p in old["participants"].values():
-        p.pop("stop", None)
+        for key in ("stop", "horse_movement", "disarm_roll"):
+            p.pop(key, None)
+    old["settings"].pop("persistencia_more_points", None)
     return old
 
 

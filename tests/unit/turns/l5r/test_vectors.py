@@ -108,7 +108,9 @@ def test_t004_04_void_costs() -> None:
 
 
 def test_t004_05_one_void_use_per_roll() -> None:
-    code = code_of(rules.check_void_on_roll, ["mejora_die", "persistencia"])
+    """T004-05 as RULES.md has it: the reading with ``persistencia_more_points`` off."""
+    uses = ["mejora_die", "persistencia"]
+    code = code_of(rules.check_void_on_roll, uses, persistencia_more_points=False)
     assert code == "one_void_use_per_roll"
     rules.check_void_on_roll(["mejora_die"])  # Alentar's point rides apart (test_combat)
 

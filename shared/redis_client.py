@@ -32,4 +32,4 @@ def redis_client(url: str, *, max_connections: int = 64) -> Redis:
         cluster = RedisCluster.from_url(plain_url(url), max_connections=max_connections)
         return cast(Redis, cluster)
     pool = BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
-    return Redis(connection_pool=pool)
+    return Redis.from_pool(pool)  # the client owns its pool: aclose() closes its connections

@@ -57,6 +57,7 @@ FIELDS: dict[str, Kind] = {
         option order out owned pa pa_bonus pa_spent pact_offers paralyzed partner
         paused_remaining pending_action pending_attack pending_joins pending_reactions
         percent phase phase_deadline position profile prone purpose raises ran reach
+        reflected_by occupied_by disputed from_ground
         reached_zero_vit reaction reactor ready ready_round reason received recovered
         recovered_this_combat recovers_at refused regains_at remaining_ms
         reroll_next_round resets_at resist rest rested_today rests_taken rests_today
@@ -66,9 +67,9 @@ FIELDS: dict[str, Kind] = {
         stat state status step stream stunned success swap_offers target target_number
         targets text this_round tide_against tier timed_out tn to total turn turn_order
         turn_seq type uncapped until up_to use used uses_per_round uses_this_week value
-        velocidad version vetoes vetoes_needed via vigor_lost vigor_lost_delta void_max
+        velocidad version vetoable vetoes vetoes_needed via vigor_lost vigor_lost_delta void_max
         void_points void_spent waiting wants_to_stop was_until weapon weapons
-        weekly_limit winner zero_pa_actions_this_turn
+        weekly_limit winner zero_pa_actions_this_turn terrain obstacles size
         """,
     ),
     **_named(
@@ -97,7 +98,7 @@ FIELDS: dict[str, Kind] = {
         """,
     ),
     **_named(Kind.EFFECTS, "effect effects"),
-    **_named(Kind.EFFECT_DETAIL, "actions_left amount"),
+    **_named(Kind.EFFECT_DETAIL, "actions_left amount stun"),
     **_named(Kind.SECRET, "moderator_key settings sheet sheets stats tenant"),
 }
 

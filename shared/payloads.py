@@ -32,6 +32,15 @@ class Opening(_Payload):
     targets: list[str] = Field(default_factory=list)
 
 
+class Terrain(_Payload):
+    """The room a combat on a grid is fought in (umh 11.6.1): its size in squares (columns
+    0 to width - 1, rows 0 to height - 1; none: unbounded) and the squares no one can walk
+    on (obstacles)."""
+
+    size: tuple[int, int] | None = None
+    obstacles: list[tuple[int, int]] = Field(default_factory=list)
+
+
 class StartCombat(_Payload):
     """``combat.start``: gateway -> turns. Sheets are snapshots taken at the start."""
 
@@ -41,6 +50,7 @@ class StartCombat(_Payload):
     defenders: list[str]
     opening: Opening
     positions: dict[str, tuple[int, int]] | None = None
+    terrain: Terrain | None = Field(None, description="umh 11.6.1: the room's size, obstacles")
     sheets: dict[str, dict[str, Any]]
     settings: CommunitySettings
     moderator: bool = False
@@ -122,6 +132,7 @@ class ResolutionRequested(_Payload):
     hits: int = 1
     squares: list[Square] = Field(default_factory=list, description="an area's target squares")
     positions: dict[str, Position] = Field(default_factory=dict)
+    terrain: Terrain | None = Field(None, description="umh 11.6.1: the room's size, obstacles")
     opening: bool = False
     interference: bool = False
     movement_left: dict[str, float] = Field(

@@ -24,9 +24,9 @@ from gateway.routes.characters import load_sheet
 from gateway.routes.settings import load_settings
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, Square
-from shared.api_types import ApiModel
+from shared.api_types import ApiModel, Int
 from shared.messages import CMD_COMBAT_START
-from shared.payloads import Opening, StartCombat, StatesCheck, StatesChecked
+from shared.payloads import Opening, StartCombat, StatesCheck, StatesChecked, Terrain
 from shared.redis_streams import parse_stream_id, text
 from shared.rulesets.registry import RulesetName
 from shared.settings import CommunitySettings
@@ -52,6 +52,31 @@ class OpeningBody(ApiModel):
         return self
 
 
+class TerrainBody(ApiModel):
+    """umh 11.6.1: the room of a combat on a grid; a push stops at its edge and obstacles."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    size: tuple[Int, Int] | None = Field(
+        None, description="[width, height] in squares: columns 0..width-1, rows 0..height-1"
+    )
+    obstacles: list[Square] = Field(
+        default_factory=list, max_length=500, description="squares no one can walk on"
+    )
+
+    @model_validator(mode="after")
+    def _inside(self) -> TerrainBody:
+        if self.size is not None and not all(1 <= n <= 1000 for n in self.size):
+            raise ValueError("the room measures 1 to 1000 squares a side (umh 11.6.1)")
+        if self.size is not None and any(not _within(s, self.size) for s in self.obstacles):
+            raise ValueError("an obstacle lies outside the room (umh 11.6.1)")
+        return self
+
+
+def _within(square: tuple[int, int], size: tuple[int, int]) -> bool:
+    return 0 <= square[0] < size[0] and 0 <= square[1] < size[1]
+
+
 class StartCombatBody(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -61,6 +86,22 @@ class StartCombatBody(ApiModel):
     defenders: list[CharacterId] = Field(min_length=1, max_length=8)
     opening: OpeningBody
     positions: dict[CharacterId, Square] | None = Field(None, max_length=32)
+    terrain: TerrainBody | None = Field(
+        None, description="umh 11.6.1: the room's size and obstacles (a combat on a grid)"
+    )
+
+    @model_validator(mode="after")
+    def _terrain_fits(self) -> StartCombatBody:
+        if self.terrain is None:
+            return self
+        if self.positions is None:
+            raise ValueError("a terrain needs positions: a combat on a grid (umh 11.6.1)")
+        blocked = set(self.terrain.obstacles)
+        size = self.terrain.size
+        for square in self.positions.values():
+            if square in blocked or (size is not None and not _within(square, size)):
+                raise ValueError("a fighter stands on an obstacle or outside the room")
+        return self
 
     def gate(self, combat_id: str) -> StatesCheck:
         """What services/states is asked before the start (umh 1.1.1.2, 4.2, 4.5)."""
@@ -91,6 +132,7 @@ class StartCombatBody(ApiModel):
             defenders=self.defenders,
             opening=Opening.model_validate(self.opening.model_dump()),
             positions=self.positions,
+            terrain=Terrain.model_validate(self.terrain.model_dump()) if self.terrain else None,
             sheets=sheets,
             settings=settings,
             moderator=moderator,

@@ -209,6 +209,15 @@ class L5rGrantVoid(_Action):
     character: CharacterId
 
 
+class L5rVetoVoid(_Action):
+    """Moderator only (Vacío, C-3): the referee gave ``character`` a Void point for two
+    exploding dice; the DM finds that roll not relevant to the story and takes the last such
+    point back."""
+
+    type: Literal["l5r.veto_void"]
+    character: CharacterId
+
+
 L5rActions = (
     L5rReady
     | L5rStance
@@ -225,4 +234,5 @@ L5rActions = (
     | L5rPass
     | L5rFlee
     | L5rGrantVoid
+    | L5rVetoVoid
 )

@@ -9,6 +9,11 @@ from __future__ import annotations
 from typing import Final
 
 CODES: Final[dict[str, tuple[int, str, str]]] = {
+    "no_void_to_veto": (
+        422,
+        "No Void point the referee gave for two exploding dice is left to veto.",
+        "No queda ningún punto de vacío dado por dos dados relanzables que vetar.",
+    ),
     "not_enough_void": (
         422,
         "Not enough Void points for that use.",

@@ -173,7 +173,29 @@ def void_regained(e: Said) -> str:
     )
     if e.get("void_max") is not None:
         text += e.t(T(" de {max}", " of {max}"), max=e.num(e.get("void_max")))
+    if e.get("reason") == "two_exploding_dice":
+        text += e.t(
+            T(
+                " (dos dados relanzables; la moderación puede vetarlo)",
+                " (two exploding dice; a moderator may veto it)",
+            )
+        )
     return text + e.cite()
+
+
+@N.on("void.vetoed")
+def void_vetoed(e: Said) -> str:
+    return (
+        e.t(
+            T(
+                "La moderación veta el punto de Vacío de {who}: tiene {n}",
+                "A moderator vetoes {who}'s Void point: now {n}",
+            ),
+            who=e.who(),
+            n=e.num(e.get("void_points")),
+        )
+        + e.cite()
+    )
 
 
 @N.on("aftermath.applied")

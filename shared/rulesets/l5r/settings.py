@@ -30,6 +30,11 @@ class L5rSettings(ApiModel):
         description="Persistencia: more than one Void point on the roll (each Mejora use once "
         "with it, the seed's 'puedes gastar más de un punto'); false: one use per roll",
     )
+    void_for_two_tens: Literal["auto", "moderator"] = Field(
+        "auto",
+        description="Vacío (C-3): a roll with 2 exploding dice gives +1 Void point at once, "
+        "which a moderator may veto (auto), or only when a moderator grants it (moderator)",
+    )
     horsemanship_for_stances: Int = Field(
         3, ge=0, le=10, description="C-17: Horsemanship rank for Full Attack / Defense mounted"
     )

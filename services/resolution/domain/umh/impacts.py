@@ -156,7 +156,9 @@ def collide(
 ) -> None:
     """umh 11.6 / A-77: a push of ``skill.push`` squares; running into another player, the
     pushed one takes the collision's damage and 1 action of physical stun (100 %), the one
-    he hits 50 % (25 % each with companions), crowd control never below 1."""
+    he hits 50 % (25 % when companions or pets share his square, 11.6.1.2), crowd control
+    never below 1; running into an obstacle or the room's edge, the pushed one alone takes
+    it (11.6.1)."""
     here, origin = request.positions.get(target_id), request.positions.get(request.attacker)
     if here is None or here.square is None or origin is None or origin.square is None:
         return
@@ -165,11 +167,22 @@ def collide(
         for who, p in request.positions.items()
         if p.square is not None and who != target_id
     }
-    pushed = push(here.square, origin.square, skill.push, occupied)
+    pushed = push(
+        here.square,
+        origin.square,
+        skill.push,
+        occupied,
+        obstacles=request.obstacles,
+        room=request.room,
+    )
     out.moved[target_id] = Position(square=pushed.end, height=here.height)
+    if pushed.wall:  # umh 11.6.1: an obstacle or the room's edge takes no share
+        _collision_hit(condition, request, skill, target_id, Fraction(1), out)
+        return
     if pushed.hit is None:
         return
-    for who, share in ((target_id, Fraction(1)), (pushed.hit, collision_shares(0))):
+    companions = condition.participants[pushed.hit].parsed_sheet().companions
+    for who, share in ((target_id, Fraction(1)), (pushed.hit, collision_shares(companions))):
         _collision_hit(condition, request, skill, who, share, out)
 
 

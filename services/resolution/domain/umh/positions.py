@@ -43,11 +43,21 @@ class Push:
     end: Square
     squares: int
     hit: str | None = None
+    wall: bool = False
 
 
-def push(start: Square, away_from: Square, squares: int, occupied: Mapping[Square, str]) -> Push:
+def push(
+    start: Square,
+    away_from: Square,
+    squares: int,
+    occupied: Mapping[Square, str],
+    *,
+    obstacles: frozenset[Square] = frozenset(),
+    room: Square | None = None,
+) -> Push:
     """umh 11.6.1: push ``squares`` straight away from ``away_from``; running into another
-    player stops him on the square before (a collision with that player)."""
+    player, an obstacle or the room's edge (``room``: width and height) stops him on the
+    square before: a collision with that player (``hit``) or with the wall (``wall``)."""
     step = direction(away_from, start)
     if step == (0, 0):
         step = (1, 0)
@@ -57,6 +67,9 @@ def push(start: Square, away_from: Square, squares: int, occupied: Mapping[Squar
         other = occupied.get(ahead)
         if other is not None:
             return Push(here, moved, other)
+        outside = room is not None and not (0 <= ahead[0] < room[0] and 0 <= ahead[1] < room[1])
+        if ahead in obstacles or outside:
+            return Push(here, moved, None, wall=True)
         here = ahead
     return Push(here, squares, None)
 

@@ -62,6 +62,8 @@ class ActionRequest:
     weapons: tuple[str, ...] = ()
     weapon_effects: str | None = None
     movement_left: Mapping[str, float] = field(default_factory=dict)
+    room: Square | None = None  # umh 11.6.1: [width, height]; None: unbounded
+    obstacles: frozenset[Square] = frozenset()
 
 
 @dataclass

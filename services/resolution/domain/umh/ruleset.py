@@ -76,6 +76,8 @@ def action_request(payload: dict[str, Any]) -> ActionRequest:
         weapons=tuple(msg.weapons),
         movement_left=dict(msg.movement_left),
         weapon_effects=msg.weapon_effects,
+        room=msg.terrain.size if msg.terrain else None,
+        obstacles=frozenset(msg.terrain.obstacles) if msg.terrain else frozenset(),
     )
 
 

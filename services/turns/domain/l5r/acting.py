@@ -1,7 +1,7 @@
 """One l5r action (``combat.act``): who may act when, then the action itself.
 
 Order of the common checks: ``combat_ended``; a moderator's ``annul`` / ``resume`` /
-``l5r.grant_void``;
+``l5r.grant_void`` / ``l5r.veto_void``;
 ``not_in_combat``; preparation-only actions (``wrong_phase``); reactions allowed outside the
 turn (speaking, Curso de combate's choice, Cambiar iniciativa, Golpe final, Reducción de
 heridas, fleeing); ``action_pending``; ``not_your_turn``; ``character_down``;
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.l5r import flow, moving, resuming, voiding
+from services.turns.domain.l5r import flow, moving, resuming, void_dice, voiding
 from services.turns.domain.l5r.fighter import Fighter, GolpeFinal, Stance, Status
 from services.turns.domain.l5r.in_turn import in_turn
 from services.turns.domain.l5r.state import L5rCombat, TurnEnd
@@ -37,6 +37,7 @@ from shared.rulesets.l5r.actions import (
     L5rSpeak,
     L5rStance,
     L5rTide,
+    L5rVetoVoid,
     L5rVoid,
 )
 from shared.vocabulary import EndReason, Phase
@@ -60,6 +61,8 @@ def act(state: L5rCombat, cmd: ActOnCombat, now_ms: int) -> Outcome:
         resuming.resume(state, out, action, cmd, now_ms)
     elif isinstance(action, L5rGrantVoid):
         voiding.grant(state, out, action, moderator=cmd.moderator)
+    elif isinstance(action, L5rVetoVoid):
+        void_dice.veto(state, out, action, moderator=cmd.moderator)
     elif isinstance(action, PactAction):
         stop_fighting(state, out, state.participant(action.actor), action.actor, now_ms)
     elif not str(action.type).startswith("l5r."):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.l5r import rules
+from services.turns.domain.l5r import rules, void_dice
 from services.turns.domain.l5r.attack import spend
 from services.turns.domain.l5r.fighter import Fighter
 from services.turns.domain.l5r.state import L5rCombat
@@ -79,6 +79,7 @@ def skill_roll(
     result = roll(spec, stream, purpose=RollPurpose.COMPLEX_ACTION)
     dice.keep(stream)
     out.rolled(result, roller=action.actor, combat_id=state.id, action_id=action_id)
+    void_dice.after_roll(state, out, action.actor, result.dice, action_id)
     penalty = 0 if "persistencia" in uses else p.penalty
     total = result.total - penalty
     shown: dict[str, Any] = {

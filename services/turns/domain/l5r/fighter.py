@@ -126,6 +126,7 @@ class Fighter(_Part):
     void: int
     void_max: int
     void_spent: int = 0
+    void_from_dice: int = 0
     alentar_received: int = 0
     alentar_bonus: int = 0
     wounds: int = 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.l5r import rules
+from services.turns.domain.l5r import rules, void_dice
 from services.turns.domain.l5r.fighter import OUT_OF_FIGHT, Fighter, GolpeFinal, RoundCounters
 from services.turns.domain.l5r.state import L5rCombat, Result, Turn, TurnEnd
 from shared.dice.purpose import RollPurpose
@@ -38,6 +38,7 @@ def roll_initiative(state: L5rCombat, out: Outcome, now_ms: int) -> None:
         spec = rules.initiative_spec(p.insight, p.reflexes, velocidad=p.velocidad)
         result = roll(spec, stream, purpose=RollPurpose.INITIATIVE)
         out.rolled(result, roller=cid, combat_id=state.id)
+        void_dice.after_roll(state, out, cid, result.dice, None)
         p.initiative_roll = p.initiative = result.total
         out.emit(
             "initiative.rolled",

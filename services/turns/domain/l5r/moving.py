@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.l5r import rules
+from services.turns.domain.l5r import rules, void_dice
 from services.turns.domain.l5r.fighter import Fighter, FullDefense, Stance
 from services.turns.domain.l5r.state import L5rCombat
 from shared.dice.notation import roll_and_keep
@@ -53,6 +53,7 @@ def full_defense(
     result = roll(spec, stream, purpose=RollPurpose.FULL_DEFENSE)
     dice.keep(stream)
     out.rolled(result, roller=actor, combat_id=state.id, action_id=action_id)
+    void_dice.after_roll(state, out, actor, result.dice, action_id)
     bonus = max(0, result.total - p.penalty)
     p.full_defense = FullDefense(bonus=bonus)
     return {"full_defense_bonus": bonus, "wound_penalty": p.penalty, "covers": p.insight}

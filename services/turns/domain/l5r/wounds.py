@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.l5r import rules
+from services.turns.domain.l5r import rules, void_dice
 from services.turns.domain.l5r.fighter import Fighter, LastHit, Protection, Status
 from services.turns.domain.l5r.state import L5rCombat, PendingAttack
 from shared.messages import COMBATANT_DOWN
@@ -65,6 +65,7 @@ def resolved(state: L5rCombat, out: Outcome, payload: dict[str, Any]) -> bool:
         )
         set_wounds(state, out, pending.target, int(payload["wounds_after"]), pending.action_id)
     out.emit("action.completed", {"action_id": pending.action_id, "attacker": pending.attacker})
+    void_dice.after_resolved(state, out, payload)
     return True
 
 

@@ -159,6 +159,7 @@ def new_state(
         created_at_ms=now_ms,
         phase=Phase.OPENING,
         positions={c: [x, y] for c, (x, y) in (cmd.positions or {}).items()},
+        terrain=cmd.terrain.model_dump(mode="json") if cmd.terrain else None,
         heights={c: sheets[c].position.value for c in sheets},
         opening_skill=cmd.opening.skill if cmd.opening.kind == "skill" else None,
         prisoner_challenge=cmd.prisoner_challenge,

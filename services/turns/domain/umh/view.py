@@ -128,6 +128,7 @@ def extras(state: CombatState) -> dict[str, Any]:
         if turn
         else None,
         "stalemate_rounds": state.stalemate_rounds,
+        "terrain": state.terrain,
         "slot_boosts": dict(state.slot_boosts),
         "timers": sorted(
             (

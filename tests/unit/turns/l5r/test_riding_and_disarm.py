@@ -149,11 +149,10 @@ def test_004_persistencia_more_than_one_point(
     if refused is not None:
         assert code(c, body) == refused
         return
-    before = c.p(actor)["void"]
     events = c.act(body)
     request = next(e.payload for e in events if e.type == "resolution.requested")
     assert request["roll"]["rolled"] == rolled and request["roll"]["penalty"] == penalty
-    assert before - c.p(actor)["void"] == spent
+    assert next(e.payload for e in events if e.type == "void.spent")["cost"] == spent
 
 
 def test_004_persistencia_one_use_when_the_setting_is_off() -> None:

@@ -41,9 +41,10 @@ def older(state: dict[str, Any]) -> dict[str, Any]:
     old = copy.deepcopy(state)
     old.pop("resolved", None)
     for p in old["participants"].values():
-        for key in ("stop", "horse_movement", "disarm_roll"):
+        for key in ("stop", "horse_movement", "disarm_roll", "void_from_dice"):
             p.pop(key, None)
-    old["settings"].pop("persistencia_more_points", None)
+    for key in ("persistencia_more_points", "void_for_two_tens"):
+        old["settings"].pop(key, None)
     return old
 
 

@@ -78,6 +78,7 @@ def test_view_has_exactly_the_turns_fields() -> None:
         "pact_offers",
         "interference",
         "stalemate_rounds",
+        "terrain",
         "slot_boosts",
         "timers",
     }

@@ -104,6 +104,7 @@ _FINISH_OUTBOX = Script(
 if #ARGV > 1 then redis.call('XDEL', KEYS[1], unpack(ARGV, 2)) end
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 if redis.call('XLEN', KEYS[1]) > 0 then return -1 end
+redis.call('DEL', KEYS[1])
 return 0
 """
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.umh import conditions, economy, interference, stats
+from services.turns.domain.umh import conditions, economy, fainted, interference, stats
 from services.turns.domain.umh.ending import end_if_a_side_is_beaten, end_if_agreed
 from services.turns.domain.umh.events import PA_REFUNDED, POSITION_CHANGED
 from services.turns.domain.umh.flow import enter_preparation
@@ -188,5 +188,7 @@ def on_effect(state_dict: State, event_type: str, payload: dict[str, Any]) -> De
         stats.wings_keep_moving(player, applied.effect.effect_id)
     elif not conditions.mirror_expired(player, payload):
         return Decision(None)
+    else:
+        fainted.faint_ended(player, payload, state.turn_seq)  # umh 11.4.1.1
     stats.refresh_speed(player, state.settings.readings.stat_below_one)  # umh 11.5.4 - 11.5.5
     return Decision(state.to_dict())

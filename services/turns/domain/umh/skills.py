@@ -23,7 +23,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.umh import conditions, economy, interference, limits, rulechecks
+from services.turns.domain.umh import (
+    conditions,
+    economy,
+    fainted,
+    interference,
+    limits,
+    rulechecks,
+)
 from services.turns.domain.umh.acting import INTERFERENCE, OWN, Context, acting_context, known_skill
 from services.turns.domain.umh.events import SLOTS_RAISED
 from services.turns.domain.umh.flow import pause_turn
@@ -151,6 +158,7 @@ def use_skill(
         raise RuleViolation("no_trigger", "umh 8.1.1.3", skill=skill.name)
     context = acting_context(state, action.actor, skill)
     conditions.check_skill(player, skill)
+    fainted.check_climb(player, skill)
     if context == INTERFERENCE:
         interference.check_skill(state, skill)
     targets = split_targets(state, action.actor, skill, list(action.targets))

@@ -36,7 +36,7 @@ FIELDS: dict[str, Kind] = {
     **_named(
         Kind.PUBLIC,
         """
-        abandoned_actions acted action action_id actor after against alentar_bonus
+        abandoned_actions acted action action_id actor after against alentar_bonus asked
         alentar_received alliance already_down annul_reason answer_to anticipation_by
         applied_by applied_to arma arma_rule at attack attacker attackers attacks
         automatic base before blocks bonus by called_shot cancelled captors category
@@ -50,17 +50,18 @@ FIELDS: dict[str, Kind] = {
         flight_cooldown_hours forced_raises free free_moved from from_round full_defense
         full_defense_bonus general_action golpe_final granted_by hardness height hit
         hits holder hurt id ignored_targets immune_until index initiative_base
-        initiative_roll initiator intellect interference is_state item joined
+        initiative_roll initiator intellect interference intrusion_used is_state item joined
         joined_at_ms joiner kept key kind knocked_down late left level levels limb max meters might
         lost missing mode moderator mounted move_actions movement_left name natures needed
         needs note npc_target_number offensive offensive_1pa_this_round offers opening opponents
         option order out owned pa pa_bonus pa_spent pact_offers paralyzed partner
         paused_remaining pending_action pending_attack pending_joins pending_reactions
         percent phase phase_deadline position profile prone purpose raises ran reach
+        reflected_by occupied_by disputed from_ground
         reached_zero_vit reaction reactor ready ready_round reason received recovered
         recovered_this_combat recovers_at refused regains_at remaining_ms
         reroll_next_round resets_at resist rest rested_today rests_taken rests_today
-        result results roll roller room round rounds rule ruleset seed share side sides
+        result results roll rolled roller room round rounds rule ruleset seed share side sides
         simple since skill skipped slot_boosts slots slots_left sonic_past_defense
         source spec special speed square stalemate_rounds stall stance stance_declared started_at_ms
         stat state status step stream stunned success swap_offers target target_number
@@ -82,7 +83,7 @@ FIELDS: dict[str, Kind] = {
     **_named(
         Kind.VIT,
         """
-        applied armor cascade damage damage_type effort health health_after
+        applied armor cascade damage damage_type defense_effort effort health health_after
         health_before health_max now penalty points pool pools pools_after pools_before
         pools_max raw recovery special_steps steps tn_boost tn_to_be_hit vit vit_after
         vit_before vit_max wasted wound_penalty wound_table wounds wounds_after

@@ -159,6 +159,7 @@ async def test_reflection_sends_the_skill_back(referee: ChainReferee) -> None:
     bruno = umh_sheet_with("Bruno", skills=[guard("Espejo", "reflection", reach=5)])
     community, cid, action_id = await opened(referee, ana, bruno, "Golpe")
     await react_with(community, cid, "bruno", action_id, "Espejo", use_number=1)
+    await react_with(community, cid, "ana", action_id, None)  # umh 8.2.5.2: her window
     resolved = await resolved_of(community, cid, action_id)
     assert resolved["cancelled"] is True
     back = only_result(resolved, "ana")

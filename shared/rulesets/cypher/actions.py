@@ -138,6 +138,24 @@ class CypherInflict(_Action):
     reason: str = Field("", max_length=300)
 
 
+class CypherDefend(_Action):
+    """A PC's Effort on his next Speed defense roll (001 ATACAR with B-7): ``effort`` levels,
+    at most his sheet's Effort, paid from Speed when he rolls (as many levels as the pool
+    pays then). Any time, not an action; 0 withdraws it."""
+
+    type: Literal["cypher.defend"]
+    effort: Int = Field(ge=0, le=6)
+
+
+class CypherIntrusion(_Action):
+    """Moderator only: a GM intrusion for ``actor`` (001 ILUMINACIÓN, oscuridad: attacks in
+    total darkness miss with no roll "salvo que el jugador gaste 1 PX ... o el DJ lleve a
+    cabo una intromisión"): his next attack on a target he cannot place is rolled."""
+
+    type: Literal["cypher.intrusion"]
+    reason: str = Field("", max_length=300)
+
+
 CypherActions = (
     CypherAttack
     | CypherMove
@@ -146,8 +164,12 @@ CypherActions = (
     | CypherPass
     | CypherRerollInitiative
     | CypherInflict
+    | CypherDefend
+    | CypherIntrusion
 )
 
-CYPHER_MODERATOR_ONLY = frozenset({"cypher.reroll_initiative", "cypher.inflict"})
+CYPHER_MODERATOR_ONLY = frozenset(
+    {"cypher.reroll_initiative", "cypher.inflict", "cypher.intrusion"}
+)
 
 __all__ = ["CYPHER_MODERATOR_ONLY", "CharacterId", "CypherActions"]

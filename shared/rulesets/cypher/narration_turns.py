@@ -128,3 +128,20 @@ N.says(
     "rest.interrupted",
     T("Se interrumpe el descanso n.º {rest} de {who}", "{who}'s rest number {rest} is interrupted"),
 )
+
+
+N.says(
+    "defense_effort.declared",
+    T(
+        "{who} pondrá {levels} nivel(es) de Esfuerzo en su próxima tirada de defensa",
+        "{who} will put {levels} level(s) of Effort on his next defense roll",
+    ),
+)
+
+N.says(
+    "gm.intrusion",
+    T(
+        "El DJ interviene por {who}: su próximo ataque en la oscuridad se tira",
+        "The GM intrudes for {who}: his next attack in the dark is rolled",
+    ),
+)

@@ -30,6 +30,12 @@ class SkillAction(_Action):
     weapon_effects: SkillName | None = Field(
         None, description="umh 12.3: with two weapons, the one whose additional effects apply"
     )
+    to: Square | None = Field(
+        None, description="umh 7.1.1 Teletransportadora: the free square a teleport takes him to"
+    )
+    height: Literal["suelo", "alzada", "voladora"] | None = Field(
+        None, description="umh 7.1.1 Teletransportadora: the height a teleport takes him to"
+    )
 
 
 class ReactAction(_Action):
@@ -71,6 +77,11 @@ class VetoJoinAction(_Action):
 class EquipAction(_Action):
     type: Literal["equip"]
     item: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    from_ground: StrictBool = Field(
+        False,
+        description="umh 10.2.5: in his turn, he picks up gear that fell to the ground (he was "
+        "disarmed) and equips it again",
+    )
 
 
 class DisconnectAction(_Action):
@@ -87,6 +98,15 @@ class StandUpAction(_Action):
     type: Literal["stand_up"]
 
 
+class DisputeAction(_Action):
+    """Moderator only: ``actor``'s ``skill`` is in doubt (refused until ruled, umh 1.1.5), or
+    ruled usable again (``disputed: false``)."""
+
+    type: Literal["dispute"]
+    skill: SkillName
+    disputed: StrictBool = True
+
+
 UMH_ACTIONS = (
     SkillAction,
     ReactAction,
@@ -97,4 +117,5 @@ UMH_ACTIONS = (
     DisconnectAction,
     ReconnectAction,
     StandUpAction,
+    DisputeAction,
 )

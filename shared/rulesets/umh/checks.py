@@ -309,12 +309,16 @@ def _check_resist(reaction: Reaction) -> None:
 
 
 def _check_kind(reaction: Reaction, attack: Skill, defense: Skill, kind: DefenseKind) -> None:
-    """umh 8.2.2.3, 8.2.2.4.1, 8.2.3.1, 8.2.4.1, 8.1.1.3.1.1, 9.2.5.1."""
+    """umh 8.2.2.2.1, 8.2.2.3, 8.2.2.4.1, 8.2.3.1, 8.2.4.1, 8.1.1.3.1.1, 9.2.5.1."""
     if kind is DefenseKind.ANTICIPATION:
         if attack.type is SkillType.DEFENSIVE and not reaction.attack_is_anticipation:
             raise RuleViolation("cannot_anticipate_defense", "umh 8.2.2.3", skill=attack.name)
         if reaction.attack_is_anticipation:
             raise RuleViolation("anticipation_chain", "umh 8.2.2.4.1", skill=attack.name)
+        if not anticipable(attack, defense):
+            raise RuleViolation(
+                "cannot_anticipate_supplementary", "umh 8.2.2.2.1", skill=attack.name
+            )
         return
     if kind in (DefenseKind.ANNULMENT, DefenseKind.REFLECTION):
         if attack.type is SkillType.DEFENSIVE or attack.joins_combat:
@@ -332,6 +336,15 @@ def _check_kind(reaction: Reaction, attack: Skill, defense: Skill, kind: Defense
         raise RuleViolation("defense_type", "umh 8.1.1.3.1.1", kind=kind.value)
     if kind in (DefenseKind.INTERNAL, DefenseKind.COUNTER) and defense.firearm:
         raise RuleViolation("firearm_block", "umh 9.2.5.1", skill=defense.name)
+
+
+def anticipable(attack: Skill, anticipation: Skill) -> bool:
+    """umh 8.2.2.2 / 8.2.2.2.1: a supplementary skill can be anticipated when it has a
+    physical preparation, or when the anticipation reads the user's mind or foresees
+    (precognition); any other skill that is not defensive, always."""
+    if attack.type is not SkillType.SUPPLEMENTARY:
+        return True
+    return attack.physical_preparation or anticipation.precognition
 
 
 def _check_redirect(reaction: Reaction, defense: Skill) -> None:

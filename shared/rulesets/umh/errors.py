@@ -99,6 +99,13 @@ CODES: Final[dict[str, tuple[int, str, str]]] = {
         "Un personaje ciego no puede evadir eso.",
     ),
     "cannot_annul": (422, "That cannot be annulled.", "Eso no se puede anular."),
+    "cannot_anticipate_supplementary": (
+        422,
+        "This supplementary skill has no physical preparation and the anticipation does not"
+        " read minds nor foresee.",
+        "Esta habilidad suplementaria no tiene preparación física y la anticipación no lee la"
+        " mente ni tiene precognición.",
+    ),
     "cannot_anticipate_defense": (
         422,
         "Defensive skills cannot be anticipated.",

@@ -38,11 +38,13 @@ RULES: Final = {
     "combatant.fled": "umh 4.1.1.1",
     "combatant.ready": "umh 1.3.1",
     "combatant.stood_up": "umh 11.5.2",
+    "skill.disputed": "umh 1.1.5",
     "combatant.moved": "umh 2.3.2",
     "reaction.requested": "umh 2.4.2",
     "reaction.timed_out": "umh 2.4.2",
     "round.ended/stalemate": "umh 2.3.3.1",
     "reaction.requested/anticipation": "umh 8.2.2.4",
+    "reaction.requested/reflected": "umh 8.2.5.2",
     "join.requested": "umh 1.2.4.1",
     "join.veto_cast": "umh 1.2.4.1",
     "combatant.joined": "umh 1.2.4",
@@ -117,6 +119,17 @@ def reaction_requested(e: Said) -> str:
             by=e.who("anticipation_by"),
             at=e.clock(e.get("deadline_ms")),
         ) + e.cite("reaction.requested/anticipation")
+    if e.get("reflected_by"):
+        return e.t(
+            T(
+                "{reactor} puede defenderse de {skill}, devuelto por {by}, hasta {at}",
+                "{reactor} may defend against {skill}, sent back by {by}, until {at}",
+            ),
+            reactor=e.who("reactor"),
+            skill=e.get("skill"),
+            by=e.who("reflected_by"),
+            at=e.clock(e.get("deadline_ms")),
+        ) + e.cite("reaction.requested/reflected")
     return (
         e.t(
             T(
@@ -153,6 +166,21 @@ def reaction_answered(e: Said) -> str:
     if e.get("pa_spent"):
         text += f" ({e.count(e.get('pa_spent'), PA)})"
     return text
+
+
+@FLOW.on("skill.disputed")
+def skill_disputed(e: Said) -> str:
+    if e.get("disputed"):
+        phrase = T(
+            "{skill} de {who} queda en disputa: no se puede usar hasta que un moderador decida",
+            "{who}'s {skill} is disputed: it cannot be used until a moderator rules",
+        )
+    else:
+        phrase = T(
+            "Un moderador resuelve {skill} de {who}: se puede usar",
+            "A moderator rules on {who}'s {skill}: it may be used",
+        )
+    return e.t(phrase, who=e.who(), skill=e.get("skill")) + e.cite()
 
 
 FLOW.says(

@@ -330,6 +330,19 @@ class Skill(_Strict):
     requires_preparation: str | None = Field(
         None, max_length=80, description="umh 1.3.6: the preparation skill it needs first"
     )
+    disputed: StrictBool = Field(
+        False, description="umh 1.1.5: in doubt, refused until a moderator rules on it"
+    )
+    physical_preparation: StrictBool = Field(
+        False,
+        description="umh 8.2.2.2.1: a supplementary skill with a visible physical preparation "
+        "(any anticipation may anticipate it)",
+    )
+    precognition: StrictBool = Field(
+        False,
+        description="umh 8.2.2.2.1: an anticipation that reads the user's mind or foresees what "
+        "he will do (it anticipates supplementary skills without a physical preparation)",
+    )
     telepathic: StrictBool = Field(False, description="umh 11.4.2: usable while paralysed")
     speech: StrictBool = Field(False, description="umh 11.5.8: needs the voice (orders, spells)")
     needs_legs: StrictBool = Field(False, description="umh 11.5.1: an evasion that needs the legs")
@@ -362,6 +375,10 @@ class Skill(_Strict):
             raise ValueError("only defensive skills have a defense_kind (umh 8.1)")
         if len(set(self.natures)) != len(self.natures):
             raise ValueError("a nature is listed twice (umh 7.1.1)")
+        if self.physical_preparation and self.type is not SkillType.SUPPLEMENTARY:
+            raise ValueError("only a supplementary skill has physical_preparation (umh 8.2.2.2.1)")
+        if self.precognition and self.defense_kind is not DefenseKind.ANTICIPATION:
+            raise ValueError("only an anticipation has precognition (umh 8.2.2.2.1)")
         return self
 
 

@@ -24,7 +24,7 @@ from shared.rulesets.cypher.actions import (
     CypherMove,
 )
 from shared.rulesets.cypher.conditions import Condition, Status
-from shared.rulesets.cypher.damage import recover
+from shared.rulesets.cypher.damage import effort_cost, recover
 from shared.rulesets.cypher.sheet import Attack, CypherSheet, Poison, Special, Stat
 
 
@@ -39,30 +39,58 @@ def copied(conditions: dict[str, Condition]) -> dict[str, Condition]:
     return {c: cond.model_copy(deep=True) for c, cond in conditions.items()}
 
 
+def defense_effort(his: Condition, sheet: CypherSheet, asked: int) -> int:
+    """B-7 on a defense roll: the levels he asked for (at most his sheet's Effort), lowered
+    to what his Speed pool pays now."""
+    levels = min(asked, sheet.effort)
+    while levels > 0:
+        cost = effort_cost(levels, sheet.edges.speed, impaired=his.impaired)
+        if his.pool("speed") >= cost:
+            return levels
+        levels -= 1
+    return 0
+
+
 def npc_attack(
     action: CypherAttack,
-    me: CypherSheet,
+    sheets: dict[str, CypherSheet],
     mine: Condition,
     his: Condition,
     steps: list[dif.Step],
     stream: Stream,
+    asked: int,
 ) -> tuple[dict[str, Any], list[tuple[Roll, str]]]:
     """001 ATACAR (NPC on a PC): the PC rolls a Speed defense at the NPC's level, the steps
-    turned round (an attacker dazed: one step easier); a stunned PC still defends (B-15)."""
+    turned round (an attacker dazed: one step easier); a stunned PC still defends (B-15).
+    The Effort he declared for it (``cypher.defend``, B-7) is paid from Speed first and eases
+    his roll; it is spent only when he rolls (a difficulty 0 needs no roll, nor Effort)."""
+    me, him = sheets[action.actor], sheets[action.target]
     turned = [dif.Step(s.name, -s.steps, s.rule) for s in steps]
     if mine.dazed:
         turned.append(dif.Step("attacker_dazed", -1, "cypher DAÑO ESPECIAL, B-18"))
+    base = dif.defense_of(me)
+    levels = defense_effort(his, him, asked)
+    if dif.difficulty(base, turned, dazed=his.dazed, effort=0) == 0:
+        levels = 0
+    paid = spend_effort(his, him, "speed", levels)
     defense, rolled = check(
-        dif.defense_of(me),
+        base,
         turned,
         stream,
         RollPurpose.DEFENSE,
         dazed=his.dazed,
-        effort=0,
+        effort=levels,
         is_impaired=his.impaired,
     )
     shown = {**defense, "defense_roll": True, "defended": defense["success"]}
     shown["success"] = not defense["success"]
+    if asked:
+        shown["defense_effort"] = {
+            **paid,
+            "character": action.target,
+            "asked": asked,
+            "rolled": rolled is not None,
+        }
     return shown, [] if rolled is None else [(rolled, action.target)]
 
 
@@ -95,8 +123,12 @@ def resolve_attack(
     stream: Stream,
     *,
     literal_low_light: bool = False,
+    defense_effort: int = 0,
+    intrusion: bool = False,
 ) -> Resolved:
-    """001 ATACAR: Effort paid first (B-7); darkness not located misses with no roll (B-12);
+    """001 ATACAR: Effort paid first (B-7); darkness not located misses with no roll (B-12)
+    unless 1 XP is spent or the GM intrudes (``intrusion``: it is rolled at the darkness'
+    steps);
     a PC (or an NPC on an NPC) rolls against the target's difficulty; an NPC attacking a PC
     makes the PC roll (:func:`npc_attack`). A hit deals the attack's fixed damage."""
     conds = copied(conditions)
@@ -109,10 +141,13 @@ def resolve_attack(
     effort = spend_effort(mine, me, stat, action.effort)
     payload: dict[str, Any] = {"attack": attack.name, "stat": stat, "effort": effort}
     rolls: list[tuple[Roll, str]] = []
-    if dif.automatic_miss(action.circumstances):
+    if dif.automatic_miss(action.circumstances) and intrusion:
+        steps.append(dif.Step("gm_intrusion", 0, "cypher ILUMINACIÓN (oscuridad), B-12"))
+        payload["intrusion_used"] = True
+    if dif.automatic_miss(action.circumstances) and not intrusion:
         payload.update(roll=None, success=False, automatic="darkness_not_located", steps=[])
     elif me.kind == "npc" and him.kind == "pc":
-        shown, rolls = npc_attack(action, me, mine, his, steps, stream)
+        shown, rolls = npc_attack(action, sheets, mine, his, steps, stream, defense_effort)
         payload.update(shown)
     else:
         shown, rolls = own_attack(action, him, mine, steps, attack, stream)

@@ -63,11 +63,21 @@ def compute(
     stream: Stream,
     *,
     literal_low_light: bool,
+    declared: dict[str, Any] | None = None,
 ) -> resolve.Resolved:
-    """Dispatch one action to its rule."""
+    """Dispatch one action to its rule (``declared``: what turns adds to an attack: the
+    target's defense Effort, the attacker's GM intrusion)."""
     if isinstance(action, CypherAttack):
+        said = declared or {}
+        effort = said.get("defense_effort") or {}
         return resolve.resolve_attack(
-            action, sheets, conditions, stream, literal_low_light=literal_low_light
+            action,
+            sheets,
+            conditions,
+            stream,
+            literal_low_light=literal_low_light,
+            defense_effort=int(effort.get(action.target, 0)),
+            intrusion=bool(said.get("intrusion")),
         )
     if isinstance(action, CypherGenericAction):
         return resolve.resolve_action(action, sheets, conditions, stream)
@@ -116,6 +126,7 @@ def resolved(
         before,
         stream,
         literal_low_light=bool(payload.get("literal_low_light", False)),
+        declared=payload,
     )
     state.dice.keep(stream)
     state.conditions = {**state.conditions, **done.conditions}

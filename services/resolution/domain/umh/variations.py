@@ -72,7 +72,8 @@ def stop_action(
             stopped.cancelled, stopped.reason = True, kind.value
             stopped.notes.append({"by": target_id, "kind": kind.value, "rule": "umh 8.2.3.4"})
             if kind is DefenseKind.REFLECTION and target is not None:
-                _reflect(stopped, condition, skill, attacker, target_id, reaction, where, readings)
+                sent = _Sent(target_id, reaction, reactions)
+                _reflect(stopped, condition, skill, attacker, sent, where, readings)
     if stopped.cancelled:
         return stopped
     for target_id, reaction in reactions.items():
@@ -94,27 +95,44 @@ def stop_action(
     return stopped
 
 
+@dataclass(frozen=True)
+class _Sent:
+    """A reflection: who reflected, his answer, and every answer of the hit (the new
+    target's among them)."""
+
+    reflector: str
+    reaction: Reaction
+    reactions: Mapping[str, Reaction]
+
+
 def _reflect(
     stopped: Stopped,
     condition: CombatCondition,
     skill: Skill,
     attacker: Combatant,
-    reflector: str,
-    reaction: Reaction,
+    sent: _Sent,
     where: Where,
     readings: UmhReadings,
 ) -> None:
-    """umh 8.2.5.2: the skill goes back to its executor or to an opponent in reach; the
-    original stays annulled whether or not the return hit deals damage."""
-    to = reaction.redirect_to or where.attacker
+    """umh 8.2.5.2 / 8.1.1.3.1: the skill goes back to its executor or to an opponent in
+    reach; the original stays annulled whether or not the return hit deals damage. The new
+    target defends it like any hit aimed at him (services/turns gave him a window): his
+    defense applies, and his annulment stops it."""
+    reflector = sent.reflector
+    to = sent.reaction.redirect_to or where.attacker
     target = condition.participants.get(to)
     if target is None:
+        return
+    answer = sent.reactions.get(to, Reaction()) if to != reflector else Reaction()
+    kind, _ = kind_of(target, answer)
+    if kind is DefenseKind.ANNULMENT:
+        stopped.notes.append({"by": to, "kind": kind.value, "rule": "umh 8.2.5.2"})
         return
     struck = strike(
         skill,
         attacker,
         target,
-        Reaction(),
+        answer,
         _moved(where, to),
         readings,
         first_hit=where.hit == 1,

@@ -10,7 +10,7 @@ paralysis, range, stat, cover, water, Effort).
 
 from __future__ import annotations
 
-from services.turns.domain.cypher import checks, resuming
+from services.turns.domain.cypher import checks, declared, resuming
 from services.turns.domain.cypher.flow import end_combat, end_turn
 from services.turns.domain.cypher.state import CypherCombat, Pending, TurnEnd
 from shared.actions import Action
@@ -22,8 +22,10 @@ from shared.outcome import Outcome, State
 from shared.payloads import ActOnCombat
 from shared.rulesets.cypher.actions import (
     CypherAttack,
+    CypherDefend,
     CypherGenericAction,
     CypherInflict,
+    CypherIntrusion,
     CypherMove,
     CypherPass,
     CypherRecover,
@@ -52,6 +54,9 @@ def act(state: CypherCombat, cmd: ActOnCombat, now_ms: int) -> Decision[State]:
         return out.decision(state)
     if isinstance(action, ResumeAction):
         resuming.resume(state, out, action, cmd, now_ms)
+        return out.decision(state)
+    if isinstance(action, CypherDefend | CypherIntrusion):
+        declared.declare(state, cmd, out)
         return out.decision(state)
     if state.turn is not None and state.turn.pending is not None:
         raise RuleViolation(
@@ -225,5 +230,6 @@ def handoff(state: CypherCombat, cmd: ActOnCombat, out: Outcome, *, ends_turn: b
             "conditions": {c: state.participants[c].to_dict() for c in involved},
             "round": state.round,
             "literal_low_light": state.settings.literal_low_light,
+            **declared.for_request(state, action),
         },
     )

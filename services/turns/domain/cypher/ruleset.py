@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.cypher import actions, opening, resuming, view
+from services.turns.domain.cypher import actions, declared, opening, resuming, view
 from services.turns.domain.cypher.flow import check_end, end_turn
 from services.turns.domain.cypher.state import CypherCombat, TurnEnd
 from services.turns.interface import State, TurnsRuleset
@@ -33,6 +33,7 @@ def on_resolved(state: CypherCombat, payload: dict[str, Any], now_ms: int) -> De
     for character, cond in payload.get("conditions", {}).items():
         if character in state.participants:
             state.participants[character] = Condition.parse(cond)
+    declared.used(state, payload)
     turn = state.current_turn()
     turn.pending = None
     completed = {"action_id": pending.action_id, "attacker": payload.get("attacker")}

@@ -99,6 +99,10 @@ class CypherCombat(BaseModel):
     created_at_ms: int
     ended_at_ms: int | None = None
     reroll_next_round: bool = False
+    defense_effort: dict[str, int] = Field(default_factory=dict)
+    """B-7 on a defense roll: the Effort levels a PC put on his next Speed defense."""
+    intrusions: dict[str, str] = Field(default_factory=dict)
+    """B-12: a GM intrusion waiting for the character's next attack (its reason)."""
     dice: Dice | None = None
 
     @classmethod
@@ -111,8 +115,9 @@ class CypherCombat(BaseModel):
 
     def to_dict(self) -> dict[str, Any]:
         data = self.model_dump(mode="json")
-        if data.get("dice") is None:
-            data.pop("dice", None)
+        for key in ("dice", "defense_effort", "intrusions"):
+            if not data.get(key):
+                data.pop(key, None)
         return data
 
     @property

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.umh import basic_commands, joins, leaving, preparation, resuming
+from services.turns.domain.umh import (
+    basic_commands,
+    disputes,
+    joins,
+    leaving,
+    preparation,
+    resuming,
+)
 from services.turns.domain.umh.defending import react
 from services.turns.domain.umh.participant import DISCONNECTED
 from services.turns.domain.umh.skills import use_skill
@@ -35,6 +42,7 @@ from shared.outcome import Outcome
 from shared.payloads import ActOnCombat
 from shared.rulesets.umh.actions import (
     DisconnectAction,
+    DisputeAction,
     EquipAction,
     JoinAction,
     MoveAction,
@@ -59,6 +67,9 @@ def act(state_dict: dict[str, Any], cmd: ActOnCombat, now_ms: int) -> Decision[d
         return out.decision(state)
     if isinstance(action, AnnulAction):
         leaving.annul(state, out, action, cmd.moderator, now_ms)
+        return out.decision(state)
+    if isinstance(action, DisputeAction):
+        disputes.dispute(state, out, action)
         return out.decision(state)
     if isinstance(action, ResumeAction):
         resuming.resume(state, out, action, cmd, now_ms)

@@ -9,7 +9,8 @@ Checks, in order (the first failing one is raised):
    8.2.3.3, 8.1.1.3.1);
 3. ``invalid_request``: RESISTIR and a skill at once (one answer per window, 8.1.1.3);
 4. ``unknown_skill`` / ``not_a_defense`` (8.1.1.3);
-5. the conditions that forbid defending (11.4.1, 11.4.2, 11.5.1, 11.5.8);
+5. the conditions that forbid defending (11.4.1, 11.4.2, 11.5.1, 11.5.2, 11.5.8); a
+   supplementary skill only stopped (8.2.2.2, 8.2.3.1, 8.2.5.2: ``not_targeted``);
 6. ``anticipation_chain``: no anticipation answers an anticipation (8.2.2.4.1);
 7. uses this round (2.3.1.3: a defensive skill is a skill like any other, so one block or
    evasion does not answer every hit of a round), cooldown (2.3.4), weekly uses (2.3.4.2),
@@ -25,7 +26,7 @@ reflection, RESISTIR).
 
 from __future__ import annotations
 
-from services.turns.domain.umh import conditions, economy, limits, rulechecks
+from services.turns.domain.umh import conditions, disputes, economy, limits, rulechecks
 from services.turns.domain.umh.acting import known_skill
 from services.turns.domain.umh.inflight import InFlight, Reaction
 from services.turns.domain.umh.participant import Participant, SkillInfo
@@ -33,6 +34,7 @@ from services.turns.domain.umh.reactions import (
     close_window,
     declare_use,
     open_answer,
+    open_reflected,
     request_resolution_if_ready,
 )
 from services.turns.domain.umh.state import CombatState
@@ -97,6 +99,37 @@ def check_speed(state: CombatState, actor: str, player: Participant, react: Reac
         )
 
 
+def check_supplementary(flight: InFlight, skill: SkillInfo | None, react: ReactAction) -> None:
+    """umh 8.2.2.2 / 8.2.3.1 / 8.2.5.2: a supplementary skill is answered only by stopping it
+    (anticipation, annulment, or a reflection that counts as one) or by letting it be; it is
+    no attack, so a reflection sends nothing back."""
+    if flight.offensive or flight.opening:
+        return
+    if skill is not None and skill.defense_kind not in REACHING_KINDS:
+        raise RuleViolation("not_targeted", "umh 8.1.1.3.1", reactor=react.actor)
+    if react.redirect_to is not None:
+        raise RuleViolation("invalid_target", "umh 8.2.5.2", target=react.redirect_to)
+
+
+def check_reflected(window: Reaction, skill: SkillInfo | None) -> None:
+    """umh 8.2.5.2: a reflected hit is defended (block, external defense, evasion), annulled
+    or taken by its new target; it is not anticipated nor countered (nobody attacks him: the
+    skill is already annulled for its user), nor reflected again (one reflection per hit)."""
+    if window.reflected_by is None or skill is None:
+        return
+    if skill.defense_kind in ("anticipation", "reflection", "counter"):
+        raise RuleViolation("invalid_request", "umh 8.2.5.2", reason=skill.defense_kind)
+
+
+def reached(flight: InFlight, skill: SkillInfo | None) -> list[str]:
+    """Whom the skill reaches, for the checks of reach (8.1.1.3.1, 8.2.2.5): its targets. A
+    supplementary skill is stopped near its user (whom an anticipation or annulment must
+    reach), and letting it be needs no reach at all."""
+    if flight.offensive or flight.opening:
+        return list(flight.targets)
+    return [flight.attacker] if skill is not None else []
+
+
 def check_redirect(state: CombatState, react: ReactAction) -> None:
     """umh 8.2.5.2: a reflection sends the skill to someone still in the combat."""
     if react.redirect_to is None:
@@ -147,8 +180,13 @@ def react(
     if skill is not None and skill.type != "defensive":
         raise RuleViolation("not_a_defense", "umh 8.1.1.3", skill=skill.name)
     conditions.check_reaction(player, skill)
+    if skill is not None:
+        disputes.check(player, skill)
     if anticipator is not None and skill is not None and skill.defense_kind == "anticipation":
         raise RuleViolation("anticipation_chain", "umh 8.2.2.4.1", skill=skill.name)
+    if anticipator is None:
+        check_supplementary(flight, skill, action)
+        check_reflected(window, skill)
     cost = check_skill(state, player, skill, action, now_ms) if skill else 0
     check_redirect(state, action)
     attacker = anticipator or flight.attacker
@@ -165,8 +203,8 @@ def react(
         redirect_to=action.redirect_to,
         attack_is_anticipation=anticipator is not None
         and flight.reactions[anticipator].kind == "anticipation",
-        targets=[action.actor] if anticipator else flight.targets,
-        squares=[] if anticipator else flight.squares,
+        targets=[action.actor] if anticipator or window.reflected_by else reached(flight, skill),
+        squares=[] if anticipator or window.reflected_by else flight.squares,
     )
     if skill is not None and skill.uses_per_week is not None:
         declare_use(out, react_id, action.actor, skill.name, state.round, skill.uses_per_week)
@@ -182,6 +220,8 @@ def react(
         )
     if interjected:
         flight.reactions[action.actor] = window
+    if flight.opening and skill is not None and anticipator is None:
+        state.opening_answers[action.actor] = skill.name
     window.skill = skill.name if skill else None
     window.resist = action.resist
     window.kind = skill.defense_kind if skill else ("resist" if action.resist else None)
@@ -200,4 +240,7 @@ def react(
     )
     if anticipator is None and answerable(window, skill):
         open_answer(state, out, action.action_id, action.actor, now_ms, to=window.kind)
+    if anticipator is None and window.kind == "reflection" and flight.offensive:
+        to = action.redirect_to or flight.attacker
+        open_reflected(state, out, action.action_id, action.actor, to, now_ms)
     request_resolution_if_ready(state, out, action.action_id)

@@ -6,7 +6,7 @@ did in an :class:`Outcome`.
 
 from __future__ import annotations
 
-from services.turns.domain.umh import fainted
+from services.turns.domain.umh import approach, fainted
 from services.turns.domain.umh.economy import lone_fighter_bucket
 from services.turns.domain.umh.ending import end_combat
 from services.turns.domain.umh.order import Fighter, first_round_order, round_order
@@ -151,6 +151,7 @@ def end_turn(state: CombatState, out: Outcome, now_ms: int, reason: TurnEnd) -> 
         actor=turn.actor, reason=str(reason), round=state.round, turn_seq=state.turn_seq
     )
     out.emit(TURN_ENDED, ended.model_dump(mode="json"))
+    approach.back_home(state, out)
     state.turn = None
     advance(state, out, now_ms)
 

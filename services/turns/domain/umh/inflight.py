@@ -17,7 +17,8 @@ TIMED_OUT: Final = "timed_out"
 @dataclass
 class Reaction:
     """One window: a target's defense (umh 2.4.2, 8.1.1.3) or the attacker's answer to an
-    anticipation (8.2.2.4). ``kind`` is the defense kind of the skill that answered it."""
+    anticipation (8.2.2.4). ``kind`` is the defense kind of the skill that answered it;
+    ``reflected_by`` names the reflector when the window is on a reflected hit (8.2.5.2)."""
 
     deadline_ms: int
     timer_id: str | None
@@ -29,6 +30,7 @@ class Reaction:
     redirect_to: str | None = None
     use_number: int | None = None
     pa_spent: int = 0
+    reflected_by: str | None = None
 
     @property
     def is_open(self) -> bool:
@@ -68,6 +70,8 @@ class InFlight:
     answers: dict[str, Reaction] = field(default_factory=dict)
     weapons: list[str] = field(default_factory=list)
     weapon_effects: str | None = None
+    teleport_to: list[int] | None = None
+    teleport_height: str | None = None
 
     @property
     def all_reactions_in(self) -> bool:

@@ -60,6 +60,10 @@ class SkillInfo:
     teleport: bool = False
     covers_allies: bool = False
     melee: bool = False
+    physical_preparation: bool = False
+    disputed: bool = False
+    reach: int = 1
+    precognition: bool = False
 
     @property
     def key(self) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from services.turns.domain.umh import approach
+from services.turns.domain.umh.acting import acting_context
 from services.turns.domain.umh.events import COMBATANT_READY, ITEM_EQUIPPED
 from services.turns.domain.umh.flow import start_fighting
 from services.turns.domain.umh.state import CombatState
@@ -13,8 +15,17 @@ from shared.vocabulary import Phase
 
 def equip(state: CombatState, out: Outcome, action: EquipAction) -> None:
     """umh 1.3.2 / 1.3.4: items are equipped in the preparation round; whoever entered after
-    it has none (``no_prep_for_late_joiner``) and follows the traditional method."""
+    it has none (``no_prep_for_late_joiner``) and follows the traditional method. In the
+    fight, gear that fell to the ground is equipped again in one's own turn (10.2.5), which
+    puts someone in alzada or voladora on the ground until that turn ends."""
     player = state.participants[action.actor]
+    if state.phase == Phase.FIGHTING and action.from_ground:
+        acting_context(state, action.actor)
+        out.emit(
+            ITEM_EQUIPPED, {"character": action.actor, "item": action.item, "from_ground": True}
+        )
+        approach.regrab(state, out, action.actor)
+        return
     if state.phase != Phase.PREPARATION:
         if player.late:
             raise RuleViolation("no_prep_for_late_joiner", "umh 1.3.4", character=action.actor)

@@ -93,6 +93,64 @@ def open_reactions(state: CombatState, out: Outcome, action_id: str, now_ms: int
         out.emit(REACTION_REQUESTED, _requested(action_id, action, target, deadline))
 
 
+STOPPING_KINDS = frozenset({"annulment", "reflection"})
+"""umh 8.2.3.1 / 8.2.5.1: the kinds that annul a supplementary skill (a reflection counts as
+an annulment; a supplementary skill is no attack to send back, 8.2.5.2)."""
+
+
+def may_stop(supplementary: SkillInfo, skill: SkillInfo) -> bool:
+    """umh 8.2.2.2 / 8.2.2.2.1 / 8.2.3.1: may ``skill`` answer the ``supplementary`` one? An
+    annulment always (an entry skill is no skill action), an anticipation when the
+    supplementary skill has a physical preparation or the anticipation reads minds."""
+    if skill.defense_kind in STOPPING_KINDS:
+        return True
+    if skill.defense_kind != "anticipation":
+        return False
+    return supplementary.physical_preparation or skill.precognition
+
+
+def open_interjections(
+    state: CombatState, out: Outcome, action_id: str, skill: SkillInfo, now_ms: int
+) -> None:
+    """umh 8.2.2.2 / 8.2.3.1 / 2.4.2: a supplementary skill gets the windows of an offensive
+    one, for every opponent still fighting who holds a skill able to anticipate or annul it
+    (whether it is in reach, and its uses, are checked when he answers)."""
+    action = state.actions[action_id]
+    deadline = now_ms + ms(state.settings.defense_seconds)
+    side = state.participants[action.attacker].side
+    for cid, player in state.participants.items():
+        if player.side == side or not player.in_fight:
+            continue
+        answers = (player.skill(k) for k in player.skills)
+        if not any(s is not None and may_stop(skill, s) for s in answers):
+            continue
+        data = {"action_id": action_id, "reactor": cid}
+        timer_id = arm_timer(state, out, "defense", deadline, data)
+        action.reactions[cid] = Reaction(deadline_ms=deadline, timer_id=timer_id)
+        out.emit(REACTION_REQUESTED, _requested(action_id, action, cid, deadline))
+
+
+def open_reflected(
+    state: CombatState, out: Outcome, action_id: str, reflector: str, to: str, now_ms: int
+) -> None:
+    """umh 8.2.5.2 / 8.1.1.3.1: a reflection sends the hit to ``to`` (its executor or an
+    opponent of the reflector); it stays annulled for its first target, and its new target
+    may defend it like any hit aimed at him: he gets a window of his own. Only the first
+    reflection of a hit sends it anywhere (the hit is annulled once)."""
+    action = state.actions[action_id]
+    player = state.participants.get(to)
+    if player is None or not player.in_fight or to in action.reactions:
+        return
+    if any(w.reflected_by is not None for w in action.reactions.values()):
+        return
+    deadline = now_ms + ms(state.settings.defense_seconds)
+    timer_id = arm_timer(state, out, "defense", deadline, {"action_id": action_id, "reactor": to})
+    action.reactions[to] = Reaction(deadline_ms=deadline, timer_id=timer_id, reflected_by=reflector)
+    payload = _requested(action_id, action, to, deadline)
+    payload["reflected_by"] = reflector
+    out.emit(REACTION_REQUESTED, payload)
+
+
 def open_answer(
     state: CombatState,
     out: Outcome,

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.umh import conditions, economy, fainted, interference, stats
+from services.turns.domain.umh import (
+    approach,
+    conditions,
+    economy,
+    fainted,
+    interference,
+    stats,
+    teleport,
+)
 from services.turns.domain.umh.ending import end_if_a_side_is_beaten, end_if_agreed
 from services.turns.domain.umh.events import PA_REFUNDED, POSITION_CHANGED
 from services.turns.domain.umh.flow import enter_preparation
@@ -101,6 +109,7 @@ def apply_movement(state: CombatState, out: Outcome, payload: dict[str, Any]) ->
         if position.square is not None:
             state.positions[character] = [position.square[0], position.square[1]]
         state.heights[character] = position.height
+        approach.settle(state, character)
         out.emit(POSITION_CHANGED, {"character": character, **position.model_dump(mode="json")})
 
 
@@ -113,9 +122,11 @@ def complete(
     if skill is not None and not cancelled:
         if skill.sets_position:
             state.heights[action.attacker] = skill.sets_position
+            approach.settle(state, action.attacker)
             position = {"character": action.attacker, "height": skill.sets_position}
             out.emit(POSITION_CHANGED, position)
         interference.grant(state, out, action_id, action, skill)
+    teleport.complete(state, out, action, cancelled)
     del state.actions[action_id]
     out.emit(
         ACTION_COMPLETED,

@@ -60,6 +60,10 @@ def skill_info(skill: Skill) -> SkillInfo:
         teleport=Nature.TELETRANSPORTADORA in skill.natures,
         covers_allies=skill.covers_allies,
         melee=skill.melee,
+        physical_preparation=skill.physical_preparation,
+        disputed=skill.disputed,
+        reach=skill.reach,
+        precognition=skill.precognition,
     )
 
 

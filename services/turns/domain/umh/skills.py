@@ -15,8 +15,9 @@ Checks in the fight, in order (the first failing one is raised):
 9. ``check_declaration`` of shared/rulesets/umh (umh 5 - 12).
 An offensive area then also targets everyone else standing on its squares, allies included
 unless the skill says otherwise (6.1.1). Then PA are spent and every counter moves; an
-offensive skill opens one window per target and pauses the clock (2.4.2); anything else
-goes straight to resolution.
+offensive skill opens one window per target and pauses the clock (2.4.2); a supplementary
+one opens a window for every opponent able to anticipate or annul it (8.2.2.2, 8.2.3.1);
+anything else goes straight to resolution.
 """
 
 from __future__ import annotations
@@ -24,19 +25,27 @@ from __future__ import annotations
 from typing import Any
 
 from services.turns.domain.umh import (
+    approach,
     conditions,
+    disputes,
     economy,
     fainted,
     interference,
     limits,
     rulechecks,
+    teleport,
 )
 from services.turns.domain.umh.acting import INTERFERENCE, OWN, Context, acting_context, known_skill
 from services.turns.domain.umh.events import SLOTS_RAISED
 from services.turns.domain.umh.flow import pause_turn
 from services.turns.domain.umh.inflight import InFlight
 from services.turns.domain.umh.participant import Participant, SkillInfo
-from services.turns.domain.umh.reactions import declare, open_reactions, request_resolution_if_ready
+from services.turns.domain.umh.reactions import (
+    declare,
+    open_interjections,
+    open_reactions,
+    request_resolution_if_ready,
+)
 from services.turns.domain.umh.state import CombatState
 from shared.errors import RuleViolation
 from shared.messages import TURN_PAUSED
@@ -116,8 +125,11 @@ def commit(
         pa_spent=cost,
         weapons=list(action.weapons),
         weapon_effects=action.weapon_effects,
+        teleport_to=[action.to[0], action.to[1]] if action.to else None,
+        teleport_height=action.height,
     )
     declare(state, out, action_id, flight, skill)
+    approach.approach(state, out, action.actor, skill.reach, names)
     return flight
 
 
@@ -159,6 +171,7 @@ def use_skill(
     context = acting_context(state, action.actor, skill)
     conditions.check_skill(player, skill)
     fainted.check_climb(player, skill)
+    disputes.check(player, skill)
     if context == INTERFERENCE:
         interference.check_skill(state, skill)
     targets = split_targets(state, action.actor, skill, list(action.targets))
@@ -169,6 +182,7 @@ def use_skill(
     economy.check_pa(player, cost)
     squares = [(s[0], s[1]) for s in targets[1]]
     check_declaration(state, action, skill, targets[0], squares, in_own_turn=context == OWN)
+    teleport.check(state, action, skill)
     if action_id in state.actions:
         raise RuleViolation("invalid_request", None, action_id=action_id)
     caught = rulechecks.caught_in_area(state, action.actor, skill.name, targets[0], targets[1])
@@ -178,6 +192,8 @@ def use_skill(
         interference.after_skill(state, out, skill)
     if skill.offensive and flight.targets:
         open_reactions(state, out, action_id, now_ms)
+    elif skill.type == "supplementary":
+        open_interjections(state, out, action_id, skill, now_ms)
     if not flight.has_windows:
         request_resolution_if_ready(state, out, action_id)
         return
@@ -188,14 +204,15 @@ def use_skill(
 
 
 def allowed_in_preparation(state: CombatState, actor: str, skill: SkillInfo) -> bool:
-    """umh 1.3.2 / 1.3.3 / 1.3.6: skills that say so; and the preparation skill that the
-    aggressor's opening skill needs, right after the attack."""
+    """umh 1.3.2 / 1.3.3 / 1.3.5 / 1.3.6: skills that say so; and the preparation skill that
+    the skill used in the opening attack needs: the aggressor's offensive skill (1.3.6), or
+    the defensive skill a target answered it with (1.3.5)."""
     if skill.preparation:
         return True
-    if actor != state.initiator or state.opening_skill is None:
-        return False
-    opening = state.participants[actor].skill(state.opening_skill)
-    needed = opening.requires_preparation if opening else None
+    initiator = actor == state.initiator
+    used = state.opening_skill if initiator else state.opening_answers.get(actor)
+    info = state.participants[actor].skill(used) if used else None
+    needed = info.requires_preparation if info else None
     return needed is not None and needed.casefold() == skill.key
 
 
@@ -211,6 +228,7 @@ def prepare(
     if skill.offensive or not allowed_in_preparation(state, action.actor, skill):
         raise RuleViolation("not_allowed_in_prep", "umh 1.3.2", skill=skill.name)
     conditions.check_skill(player, skill)
+    disputes.check(player, skill)
     targets = split_targets(state, action.actor, skill, list(action.targets))
     check_limits(state, player, skill, now_ms)
     cost = economy.cost_of(player, skill)

@@ -221,6 +221,12 @@ class CombatState:
     positions: dict[str, list[int]] = field(default_factory=dict)
     terrain: dict[str, Any] | None = None  # umh 11.6.1: the room's size and obstacles
     heights: dict[str, str] = field(default_factory=dict)
+    home_heights: dict[str, str] = field(default_factory=dict)
+    aloft: list[str] = field(default_factory=list)
+    opening_answers: dict[str, str] = field(default_factory=dict)
+    """umh 1.3.5: the defensive skill each target answered the opening attack with."""
+    """umh 7.1.1 Teletransportadora: teleported up high, back on the ground after an action."""
+    """umh 10.2.3: where those who closed in this turn stand outside it (``approach``)."""
     turn_order: list[str] = field(default_factory=list)
     turn_index: int = 0
     turn_seq: int = 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from services.resolution.domain.cypher import resolve
 from shared.rulesets.cypher.actions import CypherAttack
 from shared.rulesets.cypher.sheet import CypherSheet
@@ -86,3 +88,25 @@ def test_npc_health_and_death() -> None:
     result = done.payload["results"][0]
     assert (result["raw"], result["armor"], result["damage"]) == (4, 1, 3)
     assert result["health_after"] == 0 and done.conditions["orco"].status == "dead"
+
+
+@pytest.mark.parametrize(
+    ("intellect", "face", "effect"),
+    [
+        pytest.param(10, 18, None, id="18: none"),
+        pytest.param(10, 19, "minor", id="19: minor effect"),
+        pytest.param(10, 20, "major", id="20: major effect"),
+        pytest.param(0, 20, None, id="impaired: ignores a major effect"),
+        pytest.param(0, 19, None, id="impaired: ignores a minor effect"),
+    ],
+)
+def test_001_indicador_lesionado_ignores_minor_and_major_effects(
+    intellect: int, face: int, effect: str | None
+) -> None:
+    """001 INDICADOR (lesionado): "Los personajes lesionados ignoran los resultados de efecto
+    menor o mayor en sus tiradas", the one consequence the seed names (B-7): an impaired
+    attacker's 19 / 20 is no effect; otherwise it is recorded on the roll."""
+    now = {"might": 10, "speed": 10, "intellect": intellect}
+    sheets = {"ana": pc("Ana", current=now), "bruno": pc("Bruno")}
+    done = fight(sheets, attack_of("ana", "bruno", "Espada"), face)
+    assert done.payload["roll"] == face and done.payload["effect"] == effect

@@ -318,6 +318,18 @@ def settle(state: dict[str, Any], now_ms: int) -> dict[str, Any]:
     return state
 
 
+STOPPERS = ("anticipation", "annulment", "reflection")
+
+
+def without_stoppers(state: dict[str, Any], who: str = "bruno") -> dict[str, Any]:
+    """``who`` no longer holds a skill able to stop a supplementary one (umh 8.2.2.2,
+    8.2.3.1), so nobody gets a window on it."""
+    skills = state["participants"][who]["skills"]
+    for key in [k for k, s in skills.items() if s["defense_kind"] in STOPPERS]:
+        del skills[key]
+    return state
+
+
 def use(
     state: dict[str, Any],
     actor: str,

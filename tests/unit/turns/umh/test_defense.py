@@ -35,6 +35,7 @@ from .builders import (
     timer_of,
     types,
     where,
+    without_stoppers,
 )
 
 MINUTE = 60 * SECOND
@@ -192,8 +193,8 @@ def test_nothing_else_while_the_defense_is_pending() -> None:
 
 
 def test_supplementary_skill_resolves_at_once_without_pausing() -> None:
-    """umh 8.1.1.2: no defense window, the clock keeps running."""
-    state = fighting()
+    """umh 8.1.1.2: with no opponent able to stop it, no window, the clock keeps running."""
+    state = without_stoppers(fighting())
     decision = act(state, {"type": "skill", "actor": "ana", "skill": BLESSING}, now_of(state))
     assert types(decision) == ["action.declared", "resolution.requested"]
     assert payload(decision, "resolution.requested")["reactions"] == {}
@@ -204,6 +205,19 @@ def test_supplementary_skill_resolves_at_once_without_pausing() -> None:
     assert types(done) == ["action.completed"]
     passed = act(new_state(done), {"type": "pass_turn", "actor": "ana"}, now_of(state), n=2)
     assert payload(passed, "turn.started")["actor"] == "bruno"
+
+
+def test_8_2_3_1_a_supplementary_skill_opens_windows_for_who_can_stop_it() -> None:
+    """umh 8.2.2.2 / 8.2.3.1 / 2.4.2: bruno holds an annulment: he gets a window and the
+    clock pauses; letting it be resolves it."""
+    state = fighting()
+    now = now_of(state)
+    decision = act(state, {"type": "skill", "actor": "ana", "skill": BLESSING}, now)
+    assert types(decision) == ["action.declared", "reaction.requested", "turn.paused"]
+    assert payload(decision, "reaction.requested")["reactor"] == "bruno"
+    let_be = {"type": "react", "actor": "bruno", "action_id": action_id(1), "skill": None}
+    answered = act(new_state(decision), let_be, now, n=2)
+    assert payload(answered, "resolution.requested")["reactions"]["bruno"]["skill"] is None
 
 
 @pytest.mark.parametrize(

@@ -225,6 +225,7 @@ def test_t000_32_third_zero_pa_action_in_an_own_turn() -> None:
     now = now_of(state)
     for n in (1, 2):
         state = new_state(act(state, {"type": "skill", "actor": "ana", "skill": WINK}, now, n=n))
+        state = settle(state, now)  # bruno lets it be (umh 8.2.3.1: he could annul it)
         state["participants"]["ana"]["used_round"] = {}  # the per-round limit is not tested here
     violation = rejects(state, {"type": "skill", "actor": "ana", "skill": WINK}, now)
     assert (violation.code, violation.rule) == ("zero_pa_limit", "umh 3.3")

@@ -123,6 +123,8 @@ def test_interference_is_not_granted_when_the_skill_is_cancelled() -> None:
         act(state, {"type": "skill", "actor": "ana", "skill": ORDER, "targets": ["carla"]}, now)
     )
     (action_id,) = state["actions"]
+    annul = {"type": "react", "actor": "bruno", "action_id": action_id, "skill": "Anulación"}
+    state = new_state(act(state, {**annul, "use_number": 1}, now, n="annul"))
     answer = {"action_id": action_id, "attacker": "ana", "skill": ORDER, "cancelled": True}
     state = new_state(TURNS.on_event(state, "action.resolved", answer, now_ms=now))
     assert state["interference"] is None and state["interference_queue"] == []

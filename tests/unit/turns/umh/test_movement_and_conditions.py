@@ -29,6 +29,7 @@ from .builders import (
     start_cmd,
     types,
     where,
+    without_stoppers,
 )
 
 
@@ -93,6 +94,7 @@ def test_no_move_without_a_grid_nor_out_of_turn() -> None:
 def test_a_fly_skill_sets_the_height() -> None:
     """umh 10.1 / 8.1.1.2.2: a levitate / fly skill changes the user's height once settled."""
     state, now = on_grid()
+    state = without_stoppers(state)
     decision = act(state, {"type": "skill", "actor": "ana", "skill": FLY}, now)
     request = payload(decision, "resolution.requested")
     assert request["positions"] == {

@@ -69,6 +69,10 @@ def test_every_defense_kind_is_accepted_and_paid(name: str, kind: str) -> None:
         assert types(decision) == ["reaction.answered", "reaction.requested"]
         assert payload(decision, "reaction.requested")["answer_to"] == kind
         return
+    if kind == "reflection":  # umh 8.2.5.2: its new target defends it first
+        assert payload(decision, "reaction.requested")["reflected_by"] == "bruno"
+        take = {"type": "react", "actor": "ana", "action_id": action_id(1), "skill": None}
+        decision = act(after, take, now, n=3)
     request = ResolutionRequested.model_validate(payload(decision, "resolution.requested"))
     choice = request.reactions["bruno"]
     assert (choice.skill, choice.use_number) == (name, react.get("use_number"))

@@ -24,6 +24,7 @@ from .builders import (
     now_of,
     payload,
     rejects,
+    settle,
     start_cmd,
     timer_of,
     types,
@@ -117,6 +118,7 @@ def test_round_rollover_refills_and_reorders() -> None:
     state = fighting(vel={"ana": 4, "bruno": 6})
     now = PREP_END + SECOND
     state = new_state(act(state, {"type": "skill", "actor": "ana", "skill": BLESSING}, now))
+    state = settle(state, now)  # bruno lets it be (umh 8.2.3.1: he could annul it)
     assert state["participants"]["ana"]["pa"] == 9
     state["participants"]["ana"]["movement_left"] = 1  # as if he had moved (2.3.2)
     state = passes(state, "ana", now)

@@ -71,6 +71,9 @@ async def test_8_2_5_2_the_new_target_defends_a_reflected_hit(
     100) or annuls it."""
     community, cid, action_id, window = await reflected(referee)
     assert window["reflected_by"] == "bruno"
+    combat = await community.combat(cid)
+    (pending,) = combat["pending_reactions"]
+    assert (pending["reactor"], pending["reflected_by"]) == ("ana", "bruno")
     extra = {"use_number": 1} if answer == "Nada" else {}
     await community.act_ok(cid, react(action_id, answer, **extra))
     resolved = await resolved_of(community, cid, action_id)

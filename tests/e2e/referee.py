@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 
 import httpx
 from httpx_sse import aconnect_sse
-from redis.asyncio import Redis
 
+from shared.redis_client import redis_client
 from tests.support.infra import delete_namespace_broker, delete_namespace_keys, new_namespace
 from tests.support.play import CALM_TIMERS, Community, Sse, expect, unique
 from tests.support.suite import PROCESSES, Suite
@@ -98,7 +98,7 @@ async def stop_suite(suite: Suite) -> None:
     finally:
         if suite in RUNNING:
             RUNNING.remove(suite)
-        redis = Redis.from_url(suite.redis_url)
+        redis = redis_client(suite.redis_url)
         try:
             await delete_namespace_keys(redis, suite.namespace)
         finally:

@@ -39,7 +39,8 @@ def turn_view(state: CombatState) -> dict[str, Any] | None:
 
 
 def pending_reactions(state: CombatState) -> list[dict[str, Any]]:
-    """umh 2.4.2 / 8.2.2.4: the open windows, in declaration order, with their hit."""
+    """umh 2.4.2 / 8.2.2.4 / 8.2.5.2: the open windows, in declaration order, with their hit;
+    the window of a reflected hit's new target names the reflector (``reflected_by``)."""
     pending: list[dict[str, Any]] = []
     for action_id, action in state.actions.items():
         windows: list[tuple[str, Reaction, str | None]] = [
@@ -48,18 +49,19 @@ def pending_reactions(state: CombatState) -> list[dict[str, Any]]:
         windows += [(action.attacker, w, a) for a, w in action.answers.items()]
         for reactor, window, anticipator in windows:
             if window.is_open:
-                pending.append(
-                    {
-                        "action_id": action_id,
-                        "reactor": reactor,
-                        "attacker": action.attacker,
-                        "skill": action.skill,
-                        "deadline": rfc3339(window.deadline_ms),
-                        "hit": action.hit,
-                        "hits": action.hits,
-                        "anticipation_by": anticipator,
-                    }
-                )
+                entry = {
+                    "action_id": action_id,
+                    "reactor": reactor,
+                    "attacker": action.attacker,
+                    "skill": action.skill,
+                    "deadline": rfc3339(window.deadline_ms),
+                    "hit": action.hit,
+                    "hits": action.hits,
+                    "anticipation_by": anticipator,
+                }
+                if window.reflected_by is not None:
+                    entry["reflected_by"] = window.reflected_by
+                pending.append(entry)
     return pending
 
 

@@ -46,7 +46,8 @@ from gateway.webhooks.worker import DeliveryWorker
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.logging import configure, get_logger
-from shared.service_main import redis_client, until_redis_ready
+from shared.redis_client import redis_client
+from shared.service_main import until_redis_ready
 from shared.settings import GatewaySettings
 
 log = get_logger(__name__)

@@ -60,6 +60,7 @@ class Figures:
     aftermath_applied: int = 0
     aftermath_missing: int = 0
     mismatches: int = 0
+    late: int = 0  # combats overdue at the first look and right at the second (check())
     problems: list[str] = field(default_factory=list)
 
     COUNTS = (
@@ -78,6 +79,7 @@ class Figures:
         "aftermath_applied",
         "aftermath_missing",
         "mismatches",
+        "late",
     )
 
     def add(self, other: Figures) -> None:
@@ -220,7 +222,23 @@ async def check(
             return await read_combat(client, combat_id)
 
     now_ms = int(time.time() * 1000)
-    records = await asyncio.gather(*(one(c) for c in dict.fromkeys(combats)))
+    records = list(await asyncio.gather(*(one(c) for c in dict.fromkeys(combats))))
+    by_combat: dict[str, list[Attempt]] = {}
+    for a in attempts:
+        by_combat.setdefault(a.combat_id, []).append(a)
+    late = [
+        i
+        for i, r in enumerate(records)
+        if overdue(judge_combat(r, by_combat.get(r.combat_id, []), now_ms))
+    ]
+    if late:
+        # Late is not lost: a service restarted under a loaded machine may take longer than
+        # the grace to fire what fell due while it was down. Look once more, a while later.
+        await asyncio.sleep(LOOK_AGAIN_SECONDS)
+        now_ms = int(time.time() * 1000)
+        again = await asyncio.gather(*(one(records[i].combat_id) for i in late))
+        for i, record in zip(late, again, strict=True):
+            records[i] = record
     if keep is not None:
         kept = {
             "now_ms": now_ms,
@@ -228,4 +246,17 @@ async def check(
             "attempts": [asdict(a) for a in attempts],
         }
         await asyncio.to_thread(keep.write_text, json.dumps(kept))
-    return judge(list(records), attempts, now_ms)
+    figures = judge(records, attempts, now_ms)
+    figures.late = len(late) - sum(
+        overdue(judge_combat(records[i], by_combat.get(records[i].combat_id, []), now_ms))
+        for i in late
+    )
+    return figures
+
+
+LOOK_AGAIN_SECONDS = 30.0
+
+
+def overdue(figures: Figures) -> bool:
+    """A combat whose timer or hand-off is overdue: stuck, never fired, or not completed."""
+    return bool(figures.stuck or figures.timers_never_fired or figures.lost)

@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import httpx
-from redis.asyncio import Redis
 from referee_client import AsyncReferee
 from referee_client.types import View
 
-from tests.support.infra import delete_namespace_broker, delete_namespace_keys, new_namespace
+from shared.namespace import drop_namespace
+from shared.redis_client import redis_client
+from tests.support.infra import new_namespace
 from tests.support.play import CALM_TIMERS, Community, Sse, expect, unique
 from tests.support.suite import PROCESSES, Suite
 
@@ -99,12 +100,12 @@ async def stop_suite(suite: Suite) -> None:
     finally:
         if suite in RUNNING:
             RUNNING.remove(suite)
-        redis = Redis.from_url(suite.redis_url)
+        redis = redis_client(suite.redis_url)
         try:
-            await delete_namespace_keys(redis, suite.namespace)
+            # Queues (isolated rooms' too, read from their record), exchanges, then keys.
+            await drop_namespace(suite.rabbitmq_url, redis, suite.namespace, force=True)
         finally:
             await redis.aclose()
-        await delete_namespace_broker(suite.rabbitmq_url, suite.namespace)
 
 
 def log_sections(lines: int = 60) -> list[tuple[str, str]]:

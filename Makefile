@@ -26,11 +26,11 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # Only the test folders that exist: git keeps no empty folder, so a fresh clone may lack one.
 TEST_DIRS := $(wildcard tests/unit tests/chain tests/integration tests/e2e tests/chaos)
-TYPED_DIRS := shared services gateway bench tests
+TYPED_DIRS := shared services gateway bench tests client examples
 
 .PHONY: help venv install install-runtime lock python env-file check-deps run test test-all \
 	test-unit test-chain test-integration test-e2e \
-	lint format bench chaos clean
+	lint format bench chaos clean redis-cluster-start redis-cluster-stop test-cluster
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) \
@@ -124,6 +124,22 @@ test-integration: venv ## integration tests (real RabbitMQ and Redis)
 
 test-e2e: venv ## end-to-end tests (the real processes over HTTP and SSE)
 	$(BIN)/pytest tests/e2e
+
+# A local 3-node Redis Cluster (deploy/redis_cluster.sh) on ports 7100-7102 of its own.
+CLUSTER_TESTS := tests/integration tests/e2e/test_turn_flow.py tests/e2e/test_events_stream.py \
+	tests/e2e/test_idempotency.py tests/e2e/test_tenants.py tests/e2e/test_webhooks.py \
+	tests/e2e/test_operations.py
+
+redis-cluster-start: ## start a local 3-node Redis Cluster on 7100-7102 (prints its REDIS_URL)
+	deploy/redis_cluster.sh start
+
+redis-cluster-stop: ## stop it and remove its files
+	deploy/redis_cluster.sh stop
+
+test-cluster: venv ## integration and e2e tests against a 3-node Redis Cluster started (and stopped) here
+	deploy/redis_cluster.sh start; \
+	trap 'deploy/redis_cluster.sh stop' EXIT; \
+	REDIS_URL=$$(deploy/redis_cluster.sh url) $(BIN)/pytest -m "not slow" $(CLUSTER_TESTS)
 
 # --- code quality --------------------------------------------------------------------------
 # All three run even when one fails, so one report shows every problem; any failure fails.

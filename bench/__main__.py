@@ -61,6 +61,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60, help="measured seconds (60)")
     parser.add_argument("--warmup", type=float, default=5, help="unmeasured seconds first (5)")
     parser.add_argument("--partitions", type=int, default=32, help="REFEREE_PARTITIONS (32)")
+    parser.add_argument(
+        "--replicas",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[1],
+        help="replicas per service; a list (1,2) plays the suite once per count and prints "
+        "the actions/s ratio of the last to the first (1)",
+    )
     parser.add_argument("--timer-combats", type=int, default=20, help="idle combats (20)")
     parser.add_argument("--out", type=Path, default=Path("bench/out"), help="JSON and logs")
     parser.add_argument("--skip-bare", action="store_true", help="do not run the bare stack")
@@ -86,7 +93,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 async def suite_phase(
-    args: argparse.Namespace, combats: int, namespace: str, urls: tuple[str, str], log_dir: Path
+    args: argparse.Namespace,
+    combats: int,
+    namespace: str,
+    urls: tuple[str, str],
+    log_dir: Path,
+    replicas: int = 1,
 ) -> dict[str, Any]:
     rabbitmq_url, redis_url = urls
     suite = Suite(
@@ -96,6 +108,7 @@ async def suite_phase(
         log_dir=log_dir,
         admin_token=secrets.token_urlsafe(32),
         partitions=args.partitions,
+        replicas=replicas,
         # One key drives every combat here: lift its rate limit so the suite is what is measured.
         extra_env={
             "LOG_JSON": "true",
@@ -157,7 +170,11 @@ async def run_size(args: argparse.Namespace, combats: int, log_dir: Path) -> dic
     if not args.skip_suite:
         figures["busy_cores_before_suite"] = await wait_quiet(args.quiet_wait)
         try:
-            figures["suite"] = await suite_phase(args, combats, namespace, urls, log_dir)
+            figures["suite"] = await suite_phase(
+                args, combats, namespace, urls, log_dir, args.replicas[0]
+            )
+            if len(args.replicas) > 1:
+                figures["replicas"] = await replica_runs(args, combats, figures, urls, log_dir)
         finally:
             figures["logs"] = summarise_logs(log_dir)
     if not args.skip_bare:
@@ -176,6 +193,36 @@ async def run_size(args: argparse.Namespace, combats: int, log_dir: Path) -> dic
     return figures
 
 
+async def replica_runs(
+    args: argparse.Namespace,
+    combats: int,
+    figures: dict[str, Any],
+    urls: tuple[str, str],
+    log_dir: Path,
+) -> dict[str, Any]:
+    """The suite again for every further replica count; actions/s of each and the ratio."""
+    per_second = {args.replicas[0]: figures["suite"]["load"]["per_second"]}
+    for count in args.replicas[1:]:
+        figures["busy_cores_before_suite"] = await wait_quiet(args.quiet_wait)
+        print(f"again with {count} replicas per service ...", flush=True)
+        ns = new_namespace("bench")
+        run = await suite_phase(args, combats, ns, urls, log_dir / f"r{count}", count)
+        per_second[count] = run["load"]["per_second"]
+    first, last = args.replicas[0], args.replicas[-1]
+    ratio = per_second[last] / per_second[first] if per_second[first] else None
+    return {"actions_per_second": per_second, "ratio": ratio, "of": [last, first]}
+
+
+def replica_line(figures: dict[str, Any]) -> str | None:
+    runs = figures.get("replicas")
+    if not runs:
+        return None
+    last, first = runs["of"]
+    counts = ", ".join(f"{n} replicas {v:.2f}" for n, v in runs["actions_per_second"].items())
+    ratio = "n/a" if runs["ratio"] is None else f"{runs['ratio']:.2f}"
+    return f"== replicas per service: actions/s {counts}; ratio {last}/{first} = {ratio} =="
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -185,6 +232,9 @@ def main(argv: list[str] | None = None) -> None:
     path.write_text(json.dumps(figures, indent=2) + "\n")
     for run_figures in figures["runs"].values():
         print(render(run_figures))
+        line = replica_line(run_figures)
+        if line:
+            print(line)
         if run_figures.get("logs"):
             print(f"log lines by level and event: {json.dumps(run_figures['logs'])}")
     print("\n".join(render_targets(figures["runs"])))

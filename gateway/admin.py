@@ -10,16 +10,15 @@ import asyncio
 import json
 import sys
 
-from redis.asyncio import Redis
-
 from gateway.auth import Tenants
 from shared.keys import Keys
+from shared.redis_client import redis_client
 from shared.settings import CommonSettings
 
 
 async def _run(args: argparse.Namespace) -> tuple[int, dict[str, str] | str]:
     settings = CommonSettings()
-    redis = Redis.from_url(settings.redis_url)
+    redis = redis_client(settings.redis_url)
     try:
         store = Tenants(redis, Keys(settings.ns))
         if args.command == "create-community":

@@ -43,7 +43,7 @@ FIELDS: dict[str, Kind] = {
         cause change character characters code combat_id combo_continues command_type
         commitment complex concentration condition cooldown cost counter covered_by
         covers created_at current dazed dazed_turns deadline deadline_ms defended
-        defenders defense defense_roll description details dice dice_commitment
+        defenders defense defense_roll description details dice dice_commitment disease
         dice_seed die difficulty direct disarmed disconnected distance down downs draws
         due_ms effect_id effects_of effort_levels ended_at ended_at_ms error evaded
         extra_actions extra_attack_tried feint feint_bonus first_draw fled_at_ms
@@ -53,7 +53,8 @@ FIELDS: dict[str, Kind] = {
         initiative_roll initiator intellect interference intrusion_used is_state item joined
         joined_at_ms joiner kept key kind knocked_down late left level levels limb max meters might
         lost missing mode moderator mounted move_actions movement_left name natures needed
-        needs note npc_target_number offensive offensive_1pa_this_round offers opening opponents
+        needs next_commitment note npc_target_number offensive offensive_1pa_this_round
+        offers opening opponents
         option order out owned pa pa_bonus pa_spent pact_offers paralyzed partner
         paused_remaining pending_action pending_attack pending_joins pending_reactions
         percent phase phase_deadline position profile prone purpose raises ran reach

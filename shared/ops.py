@@ -20,20 +20,19 @@ import socket
 import sys
 import time
 
-from redis.asyncio import Redis
-
 from shared import liveness
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.messages import SERVICES
 from shared.namespace import NamespaceInUseError, drop_namespace
+from shared.redis_client import redis_client
 from shared.redis_streams import text
 from shared.settings import ServiceSettings
 
 
 async def _isolate(settings: ServiceSettings, service: str, room: str, undo: bool) -> str:
     bus = Bus.from_settings(settings)
-    redis = Redis.from_url(settings.redis_url)
+    redis = redis_client(settings.redis_url)
     record = Keys(settings.ns).isolated_rooms(service)
     await bus.connect()
     try:
@@ -55,7 +54,7 @@ async def _isolate(settings: ServiceSettings, service: str, room: str, undo: boo
 
 
 async def _drop(settings: ServiceSettings, ns: str, force: bool, dry_run: bool) -> int:
-    redis = Redis.from_url(settings.redis_url)
+    redis = redis_client(settings.redis_url)
     try:
         dropped = await drop_namespace(
             settings.rabbitmq_url, redis, ns, force=force, dry_run=dry_run
@@ -74,7 +73,7 @@ async def _drop(settings: ServiceSettings, ns: str, force: bool, dry_run: bool) 
 
 
 async def _health(settings: ServiceSettings, service: str, host: str | None) -> tuple[bool, str]:
-    redis = Redis.from_url(settings.redis_url)
+    redis = redis_client(settings.redis_url)
     try:
         raw = await redis.hgetall(Keys(settings.ns).heartbeat(service))
     finally:

@@ -28,6 +28,7 @@ from typing import Protocol, TypeVar
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
+from redis.asyncio.cluster import RedisCluster
 
 from shared.logging import get_logger
 from shared.outbox_entry import OutboxEntry, Publish, TimerOp, load_entry
@@ -62,6 +63,21 @@ return 0
 )
 
 
+# Redis Cluster: the outbox and the service's dirty set live in different slots, so the
+# check of the outbox and the removal of its mark cannot be one script. The mark goes only if
+# no newer commit re-marked it; the outbox is read right after and marked again if a commit
+# slipped in between.
+_CLEAR_IF_OLDER = Script(
+    """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) <= tonumber(ARGV[2]) then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return 1
+end
+return 0
+"""
+)
+
 # After a committer carried out its own entries: delete those done, give the lock back and
 # clear the dirty mark unless entries remain (-1) or a newer commit marked the outbox meanwhile.
 # An empty outbox is deleted (an empty stream still holds ~450 bytes per aggregate).
@@ -76,6 +92,19 @@ if score and tonumber(score) <= tonumber(ARGV[3]) then
   redis.call('ZREM', KEYS[3], ARGV[2])
   return 1
 end
+return 0
+"""
+)
+
+
+# The same on a cluster, for the outbox's own slot only: the dirty mark is cleared after it
+# (_CLEAR_IF_OLDER) when nothing remains.
+_FINISH_OUTBOX = Script(
+    """
+if #ARGV > 1 then redis.call('XDEL', KEYS[1], unpack(ARGV, 2)) end
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+if redis.call('XLEN', KEYS[1]) > 0 then return -1 end
+redis.call('DEL', KEYS[1])
 return 0
 """
 )
@@ -198,16 +227,55 @@ class OutboxRelay:
                     results = await pipe.execute() if (applied or more) else []
                 batch = entries(results[-1]) if more else []
         finally:
+            if isinstance(self._redis, RedisCluster):
+                await self._release_in_cluster(outbox_key, lock_key, token, started)
+            else:
 
-            def release(pipe: Pipeline) -> None:
-                _RELEASE.queue(pipe, [lock_key], [token])
-                # Clear the dirty mark unless a newer commit marked the outbox meanwhile.
-                _CLEAR_IF_EMPTY.queue(pipe, [outbox_key, self._dirty_key], [outbox_key, started])
+                def release(pipe: Pipeline) -> None:
+                    _RELEASE.queue(pipe, [lock_key], [token])
+                    # Clear the dirty mark unless a newer commit marked the outbox meanwhile.
+                    _CLEAR_IF_EMPTY.queue(
+                        pipe, [outbox_key, self._dirty_key], [outbox_key, started]
+                    )
 
-            await run_pipeline(self._redis, release, [_RELEASE, _CLEAR_IF_EMPTY])
+                await run_pipeline(self._redis, release, [_RELEASE, _CLEAR_IF_EMPTY])
         if failure is not None:
             raise failure
         return done
+
+    async def _release_in_cluster(
+        self, outbox_key: str, lock_key: str, token: str, started: int
+    ) -> None:
+        def release(pipe: Pipeline) -> None:
+            _RELEASE.queue(pipe, [lock_key], [token])
+            _CLEAR_IF_OLDER.queue(pipe, [self._dirty_key], [outbox_key, started])
+            pipe.xlen(outbox_key)
+
+        _, cleared, left = await run_pipeline(self._redis, release, [_RELEASE, _CLEAR_IF_OLDER])
+        if cleared and left:
+            await self._redis.zadd(self._dirty_key, {outbox_key: now_ms()}, nx=True)
+
+    async def _finish_in_cluster(
+        self, claim: OutboxClaim, started: int, applied: Sequence[str]
+    ) -> int:
+        """``_FINISH`` in two slots: the outbox's script, then the dirty mark's."""
+
+        def finish(pipe: Pipeline) -> None:
+            keys = [claim.outbox, f"{claim.outbox}:lock"]
+            _FINISH_OUTBOX.queue(pipe, keys, [claim.token, *applied])
+
+        (remaining,) = await run_pipeline(self._redis, finish, [_FINISH_OUTBOX])
+        if remaining == -1:
+            return -1
+
+        def clear(pipe: Pipeline) -> None:
+            _CLEAR_IF_OLDER.queue(pipe, [self._dirty_key], [claim.outbox, started])
+            pipe.xlen(claim.outbox)
+
+        cleared, left = await run_pipeline(self._redis, clear, [_CLEAR_IF_OLDER])
+        if cleared and left:
+            await self._redis.zadd(self._dirty_key, {claim.outbox: now_ms()}, nx=True)
+        return int(cleared)
 
     async def carry_claimed(self, claim: OutboxClaim, batch: Sequence[OutboxEntry]) -> int:
         """Carry out the entries a commit just wrote, from memory (``batch``, in the order of
@@ -223,7 +291,10 @@ class OutboxRelay:
             keys = [claim.outbox, f"{claim.outbox}:lock", self._dirty_key]
             _FINISH.queue(pipe, keys, [claim.token, claim.outbox, started, *applied])
 
-        (remaining,) = await run_pipeline(self._redis, finish, [_FINISH])
+        if isinstance(self._redis, RedisCluster):
+            remaining = await self._finish_in_cluster(claim, started, applied)
+        else:
+            (remaining,) = await run_pipeline(self._redis, finish, [_FINISH])
         if failure is not None:
             raise failure
         if remaining == -1:

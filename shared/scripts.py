@@ -14,6 +14,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
+from redis.asyncio.cluster import ClusterPipeline
 from redis.exceptions import NoScriptError
 
 
@@ -23,6 +24,11 @@ class Script:
         self.sha = hashlib.sha1(source.encode()).hexdigest()
 
     def queue(self, pipe: Pipeline, keys: Sequence[str], args: Sequence[Any]) -> None:
+        if isinstance(pipe, ClusterPipeline):
+            # redis-py refuses EVALSHA in a cluster pipeline; EVAL routes by its first key
+            # (every script's keys share one hash tag: shared/keys.py).
+            pipe.eval(self.source, len(keys), *keys, *args)
+            return
         pipe.evalsha(self.sha, len(keys), *keys, *args)
 
 

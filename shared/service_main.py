@@ -11,7 +11,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from prometheus_client import start_http_server
-from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -20,17 +20,13 @@ from shared.bus import Bus
 from shared.keys import Keys
 from shared.logging import configure, get_logger
 from shared.metrics import OUTBOX_DIRTY, TIMER_LATENESS
+from shared.redis_client import redis_client
 from shared.redis_streams import text
 from shared.runtime import RedisServiceRuntime, ServiceSpec
 from shared.settings import ServiceSettings
 from shared.timers import Claimed, TimerPoller, now_ms
 
 log = get_logger(__name__)
-
-
-def redis_client(url: str, *, max_connections: int = 64) -> Redis:
-    pool = BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
-    return Redis(connection_pool=pool)
 
 
 READY_PROBE = "referee:ready-probe"

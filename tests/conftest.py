@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
+from shared.redis_client import redis_client
 from tests.support.infra import delete_namespace_keys, new_namespace, resolve_url
 
 
@@ -28,7 +29,7 @@ def namespace() -> str:
 
 @pytest.fixture
 async def redis(redis_url: str, namespace: str) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_url)
+    client = redis_client(redis_url)
     try:
         yield client
     finally:

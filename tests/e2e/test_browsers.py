@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 from httpx_sse import aconnect_sse
-from redis.asyncio import Redis
 
+from shared.redis_client import redis_client
 from shared.redis_streams import entries
 from tests.e2e.referee import HttpCommunity, Referee
 from tests.support.play import error_of, expect, unique
@@ -248,7 +248,7 @@ async def test_a_token_dies_with_its_key_and_expires_with_its_ttl(
     browser = referee.client()
     expect(await browser.get("/v1/combats", params={"token": token}), 200)
 
-    redis = Redis.from_url(redis_url)
+    redis = redis_client(redis_url)
     digest = hashlib.sha256(token.encode()).hexdigest()
     try:  # only its hash is stored, and Redis forgets it when it expires
         ttl = await redis.ttl(f"{referee.suite.namespace}:stream-token:{digest}")
@@ -273,7 +273,7 @@ async def test_a_resume_point_older_than_the_retention_gets_an_expired_reset(
     await community.wait_event(first, "combat.started")
     second = await start_fight(community)
     await community.wait_event(second, "combat.started")
-    redis = Redis.from_url(redis_url)
+    redis = redis_client(redis_url)
     stream = f"{referee.suite.namespace}:{{tenant:{community.id}}}:events"
     try:
         recorded = entries(await redis.xrange(stream))

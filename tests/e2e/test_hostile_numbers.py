@@ -13,9 +13,9 @@ import json
 from typing import Any
 
 import pytest
-from redis.asyncio import Redis
 
 from shared.keys import Keys
+from shared.redis_client import redis_client
 from tests.e2e.referee import HttpCommunity, Referee
 from tests.support.play import error_of, expect, unique
 from tests.support.sheets import umh_sheet
@@ -168,7 +168,7 @@ async def test_bad_stored_settings_get_a_clear_error_and_are_repaired_with_patch
     ana, bruno = unique("ana"), unique("bruno")
     await community.register(ana)
     await community.register(bruno)
-    redis = Redis.from_url(redis_url)
+    redis = redis_client(redis_url)
     try:
         key = Keys(referee.suite.namespace).settings(community.id)
         stored = expect(await community.client.get("/v1/settings"), 200).json()
@@ -210,7 +210,7 @@ async def test_a_bad_stored_sheet_gets_a_clear_error_and_is_replaced_with_put(
     ana, bruno = unique("ana"), unique("bruno")
     await community.register(ana)
     await community.register(bruno)
-    redis = Redis.from_url(redis_url)
+    redis = redis_client(redis_url)
     try:
         key = Keys(referee.suite.namespace).character_sheet(community.id, ana)
         stored_sheet = await redis.get(key)

@@ -22,6 +22,7 @@ import pytest
 from redis.asyncio import Redis
 
 from shared.keys import Keys
+from shared.redis_client import redis_client
 from shared.redis_streams import text
 from tests.e2e.referee import wait_until
 from tests.support.infra import delete_namespace_broker, delete_namespace_keys, new_namespace
@@ -76,7 +77,7 @@ async def make_run(
 ) -> AsyncIterator[tuple[MakeRun, Redis]]:
     suite = Suite(new_namespace("e"), rabbitmq_url, redis_url, tmp_path)
     runner = MakeRun(suite, tmp_path / "make-run.log")
-    redis = Redis.from_url(redis_url)
+    redis = redis_client(redis_url)
     runner.start()
     try:
         yield runner, redis

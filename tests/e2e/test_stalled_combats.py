@@ -14,9 +14,9 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from redis.asyncio import Redis
 
 from shared.keys import Keys
+from shared.redis_client import redis_client
 from shared.timers import TimerStore
 from tests.e2e.referee import (
     Referee,
@@ -87,7 +87,7 @@ async def strand_in(suite: Suite, combat_id: str) -> list[str]:
     """:func:`strand` the combat's stored state, and cancel its timers in the timer set."""
     keys = Keys(suite.namespace)
     agg = keys.combat("turns", combat_id)
-    redis = Redis.from_url(suite.redis_url)
+    redis = redis_client(suite.redis_url)
     try:
         raw = await redis.hget(agg.state, "data")
         assert raw is not None

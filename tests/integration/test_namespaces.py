@@ -20,6 +20,7 @@ from shared.keys import Keys, Names
 from shared.messages import SERVICES, Envelope
 from shared.namespace import NamespaceInUseError, drop_broker, drop_namespace
 from shared.ops import _isolate
+from shared.redis_client import redis_client
 from shared.settings import CommonSettings, ServiceSettings
 from tests.integration.test_bus import envelope
 from tests.support.infra import new_namespace
@@ -120,7 +121,7 @@ async def test_drop_namespace_removes_queues_exchanges_and_keys_of_that_namespac
     rabbitmq_url: str, redis_url: str
 ) -> None:
     ns, neighbour = new_namespace("drop"), new_namespace("keep")
-    redis = Redis.from_url(redis_url)
+    redis = redis_client(redis_url)
     settings = ServiceSettings(referee_namespace=ns, rabbitmq_url=rabbitmq_url, redis_url=redis_url)
     kept = Bus(rabbitmq_url, namespace=neighbour, partitions=2, delivery_limit=3, publish_timeout=5)
     try:

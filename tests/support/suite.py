@@ -43,6 +43,8 @@ class Suite:
     port: int = field(default_factory=free_port)
     admin_token: str = "e2e-admin-token-0123456789abcdef"
     partitions: int = 4
+    # Processes per service (the gateway stays one): the extra ones are named turns-2...
+    replicas: int = 1
     extra_env: dict[str, str] = field(default_factory=dict)
     # Variables of one process only (a metrics port, a faster reconciler), by process name.
     process_env: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -70,9 +72,10 @@ class Suite:
         return env
 
     def start(self, name: str) -> None:
+        """Start the process ``name``: ``turns``, or ``turns-2`` for a second replica."""
         with open(self.log_dir / f"{name}.log", "ab") as log:  # the child keeps its own fd
             self.procs[name] = subprocess.Popen(
-                [sys.executable, "-m", PROCESSES[name]],
+                [sys.executable, "-m", PROCESSES[name.split("-")[0]]],
                 cwd=ROOT,
                 env=self.env(name),
                 stdout=log,
@@ -83,6 +86,9 @@ class Suite:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         for name in PROCESSES:
             self.start(name)
+            if name != "gateway":
+                for replica in range(2, self.replicas + 1):
+                    self.start(f"{name}-{replica}")
         self.wait_ready(ready_timeout)
 
     def wait_ready(self, timeout: float = 60.0) -> None:

@@ -145,3 +145,30 @@ N.says(
         "The GM intrudes for {who}: his next attack in the dark is rolled",
     ),
 )
+
+N.says(
+    "disease.contracted",
+    T("{who} contrae {disease} (nivel {level})", "{who} catches {disease} (level {level})"),
+)
+
+N.says("disease.cured", T("{who} se cura de {disease}", "{who} is cured of {disease}"))
+
+
+@N.on("disease.rolled")
+def disease_rolled(e: Said) -> str:
+    if e.get("success"):
+        phrase = T(
+            "{who} resiste hoy {disease} (tirada de Vigor)",
+            "{who} resists {disease} today (Might roll)",
+        )
+        return e.t(phrase, who=e.who(), disease=str(e.get("disease"))) + e.cite()
+    disease = str(e.get("disease"))
+    if e.get("damage") is None:  # the player view hides the numbers
+        phrase = T("{who} no resiste hoy {disease}", "{who} fails against {disease} today")
+        return e.t(phrase, who=e.who(), disease=disease) + e.cite()
+    phrase = T(
+        "{who} no resiste hoy {disease}: sufre {damage} de daño",
+        "{who} fails against {disease} today: {damage} damage",
+    )
+    shown = e.t(phrase, who=e.who(), disease=disease, damage=e.num(e.get("damage")))
+    return shown + e.cite()

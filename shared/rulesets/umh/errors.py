@@ -20,6 +20,12 @@ CODES: Final[dict[str, tuple[int, str, str]]] = {
         "There is no pending reaction for that character and action.",
         "No hay ninguna reacción pendiente para ese personaje y acción.",
     ),
+    "fainted_no_climb": (
+        422,
+        "After a faint, no rising to alzada or voladora until one own turn has passed.",
+        "Tras un desmayo no puede alcanzar posición alzada ni voladora hasta pasado un turno "
+        "propio.",
+    ),
     "flee_on_cooldown": (422, "Fleeing is on cooldown.", "Huir está en tiempo de reutilización."),
     "reaction_pending": (
         422,

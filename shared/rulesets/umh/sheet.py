@@ -362,6 +362,9 @@ class Skill(_Strict):
     coating: Int = Field(0, ge=0, le=10_000_000, description="umh 9.2.6: degradable defense")
     push: Int = Field(0, ge=0, le=100, description="umh 11.6: squares the target is pushed")
     collision_damage: Int = Field(0, ge=0, le=10_000_000, description="umh 11.6.1")
+    grows: Int = Field(
+        0, ge=0, le=10, description="umh 8.3.1: squares around him the user comes to occupy"
+    )
     weapon: str | None = Field(None, max_length=80, description="umh 12: the weapon it uses")
     # --- after the combat (services/states) ---
     post_combat: PostCombat | None = Field(None, description="umh 4.1.2 - 4.1.3, 4.5.1")

@@ -237,3 +237,36 @@ def _record(
     if current.is_down and not row.get("down"):
         row["down"] = True
         out.downs.append((who, "collision"))
+
+
+def grow(condition: CombatCondition, request: ActionRequest, skill: Skill, out: Tally) -> None:
+    """umh 8.3.1: the user grows to occupy every square within ``skill.grows`` of his own;
+    each other fighter standing there is displaced straight away from him until he is out
+    of that area, or stops at the room's edge, an obstacle or another fighter (11.6.1). No
+    collision is dealt: the seed names only the displacement."""
+    here = request.positions.get(request.attacker)
+    if not skill.grows or here is None or here.square is None:
+        return
+    metric = condition.readings.metric
+    squares = {
+        who: p.square
+        for who, p in request.positions.items()
+        if p.square is not None and who in condition.participants
+    }
+    for who in sorted(squares):
+        start = squares[who]
+        gap = distance(here.square, start, metric)
+        if who == request.attacker or gap > skill.grows:
+            continue
+        occupied = {sq: other for other, sq in squares.items() if other != who}
+        pushed = push(
+            start,
+            here.square,
+            skill.grows - gap + 1,
+            occupied,
+            obstacles=request.obstacles,
+            room=request.room,
+        )
+        squares[who] = pushed.end
+        height = request.positions[who].height
+        out.moved[who] = Position(square=pushed.end, height=height)

@@ -23,6 +23,7 @@ from services.resolution.domain.umh.hit import Reaction, Square
 from services.resolution.domain.umh.impacts import (
     collide,
     follows,
+    grow,
     multi_impact,
     shared_strikes,
     where_for,
@@ -293,6 +294,7 @@ def _apply(
         _offensive(condition, request, skill, readings, out)
     elif skill.type is SkillType.SUPPLEMENTARY:
         _supplementary(condition, request, skill, out)
+    grow(condition, request, skill, out)  # umh 8.3.1
     return out, stopped
 
 

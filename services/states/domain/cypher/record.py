@@ -35,6 +35,23 @@ class Rest(BaseModel):
     distribution: list[Stat] = Field(default_factory=list)
 
 
+class Disease(BaseModel):
+    """A disease he carries (001 DAÑO ESPECIAL, enfermedad): its level, what a failed day
+    does, his Armor when he caught it, when the next day's roll is due and its seed."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str
+    level: int
+    damage: int = 0
+    steps: int = 0
+    armor: int = 0
+    next_ms: int
+    seed: str
+    commitment: str
+    rolls: int = 0
+
+
 class CypherRecord(BaseModel):
     """One cypher character of one community, as services/states keeps him."""
 
@@ -53,6 +70,7 @@ class CypherRecord(BaseModel):
     day: int | None = None
     rests_today: int = 0
     resting: Rest | None = None
+    diseases: list[Disease] = Field(default_factory=list)
     history: list[HistoryLine] = Field(default_factory=list)
     day_boundary_minutes: int | None = None
 
@@ -65,6 +83,8 @@ class CypherRecord(BaseModel):
         for key in ("ruleset", "day_boundary_minutes"):
             if data.get(key) is None:
                 data.pop(key, None)
+        if not data.get("diseases"):
+            data.pop("diseases", None)
         return data
 
     def note(self, at_ms: int, change: str, **fields: Any) -> None:

@@ -3,7 +3,7 @@
 One record per character: his pools as his last combat left them, the special-damage steps,
 the rests taken today and the rest running (its wall-clock timer, RULES.md 7.1 W14). Out of
 combat the player rests with ``POST /v1/characters/{id}/commands`` ``{"type": "cypher.rest"}``
-(docs/API-extensions.md); each roll has a fresh seed whose commitment is published when the
+(docs/api.md); each roll has a fresh seed whose commitment is published when the
 rest starts and whose seed comes with the roll, so anyone can recompute it.
 """
 
@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
 
-from services.states.domain.cypher import rests
+from services.states.domain.cypher import disease, rests
 from services.states.domain.cypher.record import CypherRecord
 from services.states.interface import AftermathRuleset, Context, State
 from shared.dice.streams import new_seed
@@ -56,9 +56,8 @@ class EndRestCommand(BaseModel):
     reason: str = Field(min_length=1, max_length=300)
 
 
-COMMANDS: TypeAdapter[RestCommand | EndRestCommand] = TypeAdapter(
-    Annotated[RestCommand | EndRestCommand, Field(discriminator="type")]
-)
+Command = RestCommand | EndRestCommand | disease.DiseaseCommand | disease.CureCommand
+COMMANDS: TypeAdapter[Command] = TypeAdapter(Annotated[Command, Field(discriminator="type")])
 
 
 def from_sheet(record: CypherRecord, sheet: dict[str, Any] | None) -> None:
@@ -192,7 +191,9 @@ class CypherAftermath:
             record.track, record.track_name = cond.track, cond.track_name
             record.rests_today += cond.rests_taken
         record.note(ctx.now_ms, "combat_ended", combat_id=payload.get("combat_id"))
-        return Decision(record.to_dict())
+        before = disease.timer_of(record)
+        events = disease.due_rolls(record, ctx.now_ms, next_seed=new_seed())
+        return self.rearmed(record, events, before)
 
     def on_command(
         self,
@@ -211,6 +212,8 @@ class CypherAftermath:
             ) from exc
         record = self.today(state, character, payload, ctx.now_ms)
         from_sheet(record, payload.get("sheet"))
+        if isinstance(command, disease.DiseaseCommand | disease.CureCommand):
+            return self.sickness(record, payload, command, ctx)
         if isinstance(command, EndRestCommand):
             return self.end_rest(record, character, payload, command, ctx)
         return self.rest(record, character, payload, command, ctx)
@@ -245,6 +248,37 @@ class CypherAftermath:
         if timer is None:
             return self.finish(record, character, ctx, events)
         return Decision(record.to_dict(), events, [timer])
+
+    def sickness(
+        self,
+        record: CypherRecord,
+        payload: dict[str, Any],
+        command: disease.DiseaseCommand | disease.CureCommand,
+        ctx: Context,
+    ) -> Decision[State]:
+        """``cypher.disease`` / ``cypher.cure``, moderator only (001 enfermedad)."""
+        if not payload.get("moderator"):
+            raise RuleViolation("forbidden", None, needs="moderator")
+        before = disease.timer_of(record)
+        if isinstance(command, disease.CureCommand):
+            events = disease.cure(record, command)
+        else:
+            if record.pools is None:
+                raise RuleViolation("invalid_request", disease.RULE, reason="a PC's disease")
+            armor = int((payload.get("sheet") or {}).get("armor", 0))
+            seed = str(payload.get("seed") or new_seed())
+            events = disease.contract(record, command, armor, seed, ctx.now_ms)
+        record.note(ctx.now_ms, command.type, disease=command.name)
+        return self.rearmed(record, events, before)
+
+    def rearmed(
+        self, record: CypherRecord, events: list[Event], before: TimerRequest | None
+    ) -> Decision[State]:
+        """The state with the disease timer moved to the next day's roll."""
+        after = disease.timer_of(record)
+        arm = [after] if after is not None and after != before else []
+        cancel = [before.timer_id] if before is not None and before != after else []
+        return Decision(record.to_dict(), events, arm, cancel)
 
     def end_rest(
         self,
@@ -293,9 +327,16 @@ class CypherAftermath:
     def on_timer(
         self, state: State | None, character: str, timer_id: str, ctx: Context
     ) -> Decision[State]:
-        """W14: the running rest is over: its roll (a stale timer: nothing)."""
+        """W14: the running rest is over: its roll (a stale timer: nothing); or a disease's
+        day has come: its rolls."""
         record = CypherRecord.parse(state) if state else None
-        if record is None or record.resting is None:
+        if record is None:
+            return Decision(None)
+        sick = disease.timer_of(record)
+        if sick is not None and sick.timer_id == timer_id:
+            events = disease.due_rolls(record, ctx.now_ms, next_seed=new_seed())
+            return self.rearmed(record, events, sick)
+        if record.resting is None:
             return Decision(None)
         timer = timer_of(record)
         if timer is None or timer.timer_id != timer_id:
@@ -338,8 +379,8 @@ class CypherAftermath:
         return {"status": status.model_dump(mode="json"), "history": history}
 
     def armed_timers(self, state: State) -> list[TimerRequest]:
-        timer = timer_of(CypherRecord.parse(state))
-        return [] if timer is None else [timer]
+        record = CypherRecord.parse(state)
+        return [t for t in (timer_of(record), disease.timer_of(record)) if t is not None]
 
 
 def _conforms() -> AftermathRuleset:

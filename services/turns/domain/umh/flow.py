@@ -6,7 +6,7 @@ did in an :class:`Outcome`.
 
 from __future__ import annotations
 
-from services.turns.domain.umh import approach
+from services.turns.domain.umh import approach, fainted
 from services.turns.domain.umh.economy import lone_fighter_bucket
 from services.turns.domain.umh.ending import end_combat
 from services.turns.domain.umh.order import Fighter, first_round_order, round_order
@@ -144,6 +144,7 @@ def end_turn(state: CombatState, out: Outcome, now_ms: int, reason: TurnEnd) -> 
     cancel_timer(state, out, turn.timer_id)
     player = state.participants[turn.actor]
     player.bonus_pa = 0
+    fainted.turn_over(player, state.turn_seq)  # umh 11.4.1.1
     if reason == TurnEnd.TIMEOUT:
         state.round_timeouts = True
     ended = TurnEnded(

@@ -142,6 +142,7 @@ class Participant:
     disconnected_at_ms: int | None = None
     grace_deadline_ms: int | None = None
     grace_over: bool = False
+    grounded_after_turn: int | None = None  # umh 11.4.1.1: the turn_seq a faint ended in
 
     # --- who he is in the fight ----------------------------------------------------------
     @property

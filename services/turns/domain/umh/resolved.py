@@ -13,6 +13,7 @@ from services.turns.domain.umh import (
     approach,
     conditions,
     economy,
+    fainted,
     interference,
     stats,
     teleport,
@@ -198,5 +199,7 @@ def on_effect(state_dict: State, event_type: str, payload: dict[str, Any]) -> De
         stats.wings_keep_moving(player, applied.effect.effect_id)
     elif not conditions.mirror_expired(player, payload):
         return Decision(None)
+    else:
+        fainted.faint_ended(player, payload, state.turn_seq)  # umh 11.4.1.1
     stats.refresh_speed(player, state.settings.readings.stat_below_one)  # umh 11.5.4 - 11.5.5
     return Decision(state.to_dict())

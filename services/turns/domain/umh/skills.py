@@ -29,6 +29,7 @@ from services.turns.domain.umh import (
     conditions,
     disputes,
     economy,
+    fainted,
     interference,
     limits,
     rulechecks,
@@ -169,6 +170,7 @@ def use_skill(
         raise RuleViolation("no_trigger", "umh 8.1.1.3", skill=skill.name)
     context = acting_context(state, action.actor, skill)
     conditions.check_skill(player, skill)
+    fainted.check_climb(player, skill)
     disputes.check(player, skill)
     if context == INTERFERENCE:
         interference.check_skill(state, skill)

@@ -26,7 +26,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # Only the test folders that exist: git keeps no empty folder, so a fresh clone may lack one.
 TEST_DIRS := $(wildcard tests/unit tests/chain tests/integration tests/e2e tests/chaos)
-TYPED_DIRS := shared services gateway bench tests
+TYPED_DIRS := shared services gateway bench tests client examples
 
 .PHONY: help venv install install-runtime lock python env-file check-deps run test test-all \
 	test-unit test-chain test-integration test-e2e \

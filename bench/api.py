@@ -1,4 +1,5 @@
-"""The public API calls the benchmark makes to set up its combats (API.md)."""
+"""The public API calls the benchmark makes to set up its combats, through the project's
+client (client/referee_client); the load loop's own calls stay raw HTTP, measured as sent."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import time
 from typing import Any
 
 import httpx
+from referee_client import ApiError, AsyncReferee, StillPendingError
 
 VIT = 10_000_000  # so that nobody goes down during a run (100 damage per hit)
 
@@ -51,33 +53,30 @@ def sheet(name: str) -> dict[str, Any]:
     }
 
 
-def _check(answer: httpx.Response, what: str) -> dict[str, Any]:
+async def get_combat(client: httpx.AsyncClient, key: str, combat_id: str) -> dict[str, Any]:
+    """One raw read of the load loop (measured: no retries behind its back)."""
+    answer = await client.get(f"/v1/combats/{combat_id}", headers=bearer(key))
     if answer.status_code >= 300:
-        raise SetupError(f"{what}: {answer.status_code} {answer.text[:300]}")
+        raise SetupError(f"get {combat_id}: {answer.status_code} {answer.text[:300]}")
     body: dict[str, Any] = answer.json()
     return body
 
 
 async def create_community(
-    client: httpx.AsyncClient, admin_token: str, name: str, timers: dict[str, int]
+    admin: AsyncReferee, name: str, timers: dict[str, int]
 ) -> tuple[str, str]:
     """A community with the given timer settings; returns its id and (moderator) API key."""
-    created = _check(
-        await client.post(
-            "/v1/admin/communities", json={"name": name}, headers=bearer(admin_token)
-        ),
-        "create community",
-    )
-    key = str(created["api_key"])
-    _check(
-        await client.patch("/v1/settings", json={"timers": timers}, headers=bearer(key)),
-        "patch settings",
-    )
-    return str(created["id"]), key
+    try:
+        created = await admin.create_community(name)
+        async with AsyncReferee(str(admin.http.base_url), created["api_key"]) as community:
+            await community.patch_settings({"timers": timers})
+    except ApiError as exc:
+        raise SetupError(f"create community {name}: {exc}") from exc
+    return created["id"], created["api_key"]
 
 
 async def register_pairs(
-    client: httpx.AsyncClient, key: str, prefix: str, pairs: int, *, concurrency: int = 50
+    api: AsyncReferee, prefix: str, pairs: int, *, concurrency: int = 50
 ) -> list[tuple[str, str]]:
     """``pairs`` pairs of characters ``(<prefix>a<i>, <prefix>b<i>)``, all registered."""
     names = [(f"{prefix}a{i}", f"{prefix}b{i}") for i in range(pairs)]
@@ -85,18 +84,17 @@ async def register_pairs(
 
     async def put(cid: str) -> None:
         async with gate:
-            _check(
-                await client.put(f"/v1/characters/{cid}", json=sheet(cid), headers=bearer(key)),
-                f"register {cid}",
-            )
+            try:
+                await api.put_character(cid, sheet(cid))
+            except ApiError as exc:
+                raise SetupError(f"register {cid}: {exc}") from exc
 
     await asyncio.gather(*(put(c) for pair in names for c in pair))
     return names
 
 
 async def start_challenges(
-    client: httpx.AsyncClient,
-    key: str,
+    api: AsyncReferee,
     pairs: list[tuple[str, str]],
     room_prefix: str,
     *,
@@ -114,23 +112,16 @@ async def start_challenges(
             "opening": {"kind": "challenge"},
         }
         async with gate:
-            answer = await client.post("/v1/combats", json=body, headers=bearer(key))
-        if answer.status_code not in (201, 202):
-            raise SetupError(f"start combat {index}: {answer.status_code} {answer.text[:300]}")
-        return str(answer.json()["id"])
+            try:
+                return (await api.start_combat(body))["id"]
+            except (ApiError, StillPendingError) as exc:
+                raise SetupError(f"start combat {index}: {exc}") from exc
 
     return list(await asyncio.gather(*(start(i, a, d) for i, (a, d) in enumerate(pairs))))
 
 
-async def get_combat(client: httpx.AsyncClient, key: str, combat_id: str) -> dict[str, Any]:
-    return _check(
-        await client.get(f"/v1/combats/{combat_id}", headers=bearer(key)), f"get {combat_id}"
-    )
-
-
 async def wait_phase(
-    client: httpx.AsyncClient,
-    key: str,
+    api: AsyncReferee,
     combat_ids: list[str],
     phase: str,
     *,
@@ -144,7 +135,7 @@ async def wait_phase(
     async def one(combat_id: str) -> dict[str, Any]:
         while True:
             async with gate:
-                combat = await get_combat(client, key, combat_id)
+                combat = dict(await api.get_combat(combat_id))
             if combat.get("phase") == phase:
                 return combat
             if time.monotonic() > deadline:
@@ -155,17 +146,6 @@ async def wait_phase(
     return dict(zip(combat_ids, views, strict=True))
 
 
-async def combat_log(client: httpx.AsyncClient, key: str, combat_id: str) -> list[dict[str, Any]]:
+async def combat_log(api: AsyncReferee, combat_id: str) -> list[dict[str, Any]]:
     """Every event of a combat's audit log, following ``next``."""
-    events: list[dict[str, Any]] = []
-    after: str | None = None
-    while True:
-        params = {"limit": "1000", **({"after": after} if after else {})}
-        page = _check(
-            await client.get(f"/v1/combats/{combat_id}/log", params=params, headers=bearer(key)),
-            f"log of {combat_id}",
-        )
-        events += page["events"]
-        after = page.get("next")
-        if not after:
-            return events
+    return await api.whole_log(combat_id)

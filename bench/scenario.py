@@ -8,12 +8,14 @@ turn timers run out over and over, first with the suite idle and then under the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 from redis.asyncio import Redis
+from referee_client import AsyncReferee
 
 from bench import api, memory, recorder, timers
 from bench.load import run_load
@@ -47,22 +49,24 @@ def _wall_ms(monotonic: float) -> float:
 
 async def run_suite(plan: Plan, redis: Redis, pids: dict[str, int]) -> dict[str, Any]:
     """Set up, play ``plan.combats`` combats for ``warmup + seconds``, and measure."""
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     used_before = await memory.used_memory(redis)
-    async with httpx.AsyncClient(base_url=plan.base_url, limits=limits, timeout=30) as client:
+    async with contextlib.AsyncExitStack() as clients:
+
+        def referee(key: str) -> AsyncReferee:
+            return AsyncReferee(plan.base_url, key, timeout=30)
+
+        admin = await clients.enter_async_context(referee(plan.admin_token))
         setup_started = time.monotonic()
-        tenant, play_key = await api.create_community(
-            client, plan.admin_token, "bench-play", PLAY_TIMERS
-        )
-        _, idle_key = await api.create_community(
-            client, plan.admin_token, "bench-timers", IDLE_TIMERS
-        )
-        pairs = await api.register_pairs(client, play_key, "p", plan.combats)
-        idle_pairs = await api.register_pairs(client, idle_key, "t", plan.timer_combats)
-        idle_ids = await api.start_challenges(client, idle_key, idle_pairs, "timers-")
-        play_ids = await api.start_challenges(client, play_key, pairs, "room-")
-        views = await api.wait_phase(client, play_key, play_ids, "fighting")
-        await api.wait_phase(client, idle_key, idle_ids, "fighting")
+        tenant, play_key = await api.create_community(admin, "bench-play", PLAY_TIMERS)
+        _, idle_key = await api.create_community(admin, "bench-timers", IDLE_TIMERS)
+        play = await clients.enter_async_context(referee(play_key))
+        idle = await clients.enter_async_context(referee(idle_key))
+        pairs = await api.register_pairs(play, "p", plan.combats)
+        idle_pairs = await api.register_pairs(idle, "t", plan.timer_combats)
+        idle_ids = await api.start_challenges(idle, idle_pairs, "timers-")
+        play_ids = await api.start_challenges(play, pairs, "room-")
+        views = await api.wait_phase(play, play_ids, "fighting")
+        await api.wait_phase(idle, idle_ids, "fighting")
         setup_seconds = time.monotonic() - setup_started
 
         idle_start = time.monotonic()
@@ -78,8 +82,7 @@ async def run_suite(plan: Plan, redis: Redis, pids: dict[str, int]) -> dict[str,
         events = await recorder.lag(redis, plan.namespace, tenant, play_ids, window_ms)
 
         lateness = await timers.measure(
-            client,
-            idle_key,
+            idle,
             idle_ids,
             {
                 "idle": (_wall_ms(idle_start), _wall_ms(idle_end)),

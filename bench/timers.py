@@ -16,7 +16,7 @@ import asyncio
 from datetime import datetime
 from typing import Any
 
-import httpx
+from referee_client import AsyncReferee
 
 from bench.api import combat_log
 from bench.stats import percentiles
@@ -51,13 +51,12 @@ def summarise(samples: list[float]) -> dict[str, Any]:
 
 
 async def measure(
-    client: httpx.AsyncClient,
-    key: str,
+    api: AsyncReferee,
     combat_ids: list[str],
     phases: dict[str, tuple[float, float]],
 ) -> dict[str, Any]:
     """Lateness p50 / p99 / max per phase; ``phases`` maps a name to a wall-clock ms range."""
-    logs = await asyncio.gather(*(combat_log(client, key, c) for c in combat_ids))
+    logs = await asyncio.gather(*(combat_log(api, c) for c in combat_ids))
     by_phase: dict[str, list[float]] = {name: [] for name in phases}
     timed_out = 0
     for events in logs:

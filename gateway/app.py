@@ -16,6 +16,7 @@ from gateway.context import Gateway
 from gateway.cors import Cors
 from gateway.fanout import EventHub
 from gateway.metrics import MetricsMiddleware
+from gateway.openapi import contract, operation_id
 from gateway.ratelimit import RateLimiter, RateLimitHeaders
 from gateway.recorder import Recorder
 from gateway.request_ids import RequestIdMiddleware
@@ -34,6 +35,7 @@ from gateway.routes import (
     webhooks,
 )
 from gateway.routes import settings as settings_routes
+from gateway.schemas.events import event_schema
 from gateway.throttle import AuthThrottle
 from gateway.webhooks.enqueue import Deliveries
 from gateway.webhooks.schedule import Backoff
@@ -155,7 +157,9 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         description=DESCRIPTION,
         lifespan=lifespan,
         responses=errors.ERROR_RESPONSES,
+        generate_unique_id_function=operation_id,
     )
+    app.openapi = contract(app, event_schema)  # type: ignore[method-assign]
     errors.install(app)
     app.add_middleware(MetricsMiddleware)
     app.add_middleware(RateLimitHeaders)

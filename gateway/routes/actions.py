@@ -19,6 +19,7 @@ from gateway.narration import storyteller
 from gateway.recorder import OUTCOME_TTL_S
 from gateway.routes.characters import sheets_of
 from gateway.routes.combats import reader
+from gateway.schemas.answers import ActionAnswer, ActionOutcome, ActionPending
 from gateway.views import CombatReader, public_event
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
 from shared.actions_base import ResumeAction
@@ -90,7 +91,13 @@ def _if_match(raw: str | None) -> int | None:
         raise ApiError("invalid_request", details={"errors": [found]}) from exc
 
 
-@router.post("/{combat_id}/actions", responses={202: {"description": "still being processed"}})
+@router.post(
+    "/{combat_id}/actions",
+    responses={
+        200: {"model": ActionAnswer, "description": "the action's whole chain was applied"},
+        202: {"model": ActionPending, "description": "still being processed: poll Location"},
+    },
+)
 async def act(
     combat_id: CombatId,
     action: Annotated[Action, Body(openapi_examples=EXAMPLES)],
@@ -176,8 +183,8 @@ def read_sent_record(raw: str | None) -> tuple[str | None, int]:
     return combat_id, int(sent_ms) if sent_ms.isdigit() else 0
 
 
-@router.get("/{combat_id}/actions/{action_id}")
-async def action_outcome(
+@router.get("/{combat_id}/actions/{action_id}", responses={200: {"model": ActionOutcome}})
+async def get_action_outcome(
     combat_id: CombatId,
     action_id: ActionId,
     request: Request,

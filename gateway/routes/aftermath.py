@@ -1,5 +1,5 @@
 """What outlives a combat (services/states): post-combat effects, combat requirements, a
-moderator's adjustments, and a character's history (docs/API-extensions.md "Aftermath").
+moderator's adjustments, and a character's history (docs/api.md "Aftermath").
 
 Like actions: the body is validated here, the command goes to services/states routed by a
 room (the combat's, or ``character:<id>`` for a character's own commands) and the answer
@@ -25,6 +25,7 @@ from gateway.ids import CombatId
 from gateway.routes.characters import CharacterPath, load_sheet
 from gateway.routes.combats import reader
 from gateway.routes.settings import load_settings
+from gateway.schemas.answers import AftermathAnswer, AftermathPending, History
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, SkillName
 from shared.api_types import ApiModel, Bool
@@ -108,7 +109,7 @@ class AdjustBody(ApiModel):
 
 class CharacterCommandBody(ApiModel):
     """A ruleset's own command on a character out of combat, ``type`` = ``<ruleset>.<name>``
-    (cypher: ``cypher.rest``); the other fields are the ruleset's (docs/API-extensions.md)."""
+    (cypher: ``cypher.rest``); the other fields are the ruleset's (docs/api.md)."""
 
     model_config = ConfigDict(
         extra="allow",
@@ -165,6 +166,12 @@ async def to_states(
     return Answer(200, body, location)
 
 
+AFTERMATH_ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {"model": AftermathAnswer, "description": "services/states committed it"},
+    202: {"model": AftermathPending, "description": "still being processed (Location: history)"},
+}
+
+
 async def ended_combat(combats: CombatReader, combat_id: str, tenant: str) -> dict[str, Any]:
     """The combat, which must exist (404) and have ended (umh 4.1.3, 4.4: after the end)."""
     combat = await combats.view(combat_id, tenant)
@@ -180,7 +187,7 @@ def participant(combat: dict[str, Any], character: str) -> None:
         raise ApiError("not_in_combat", details={"character": character})
 
 
-@router.post("/v1/combats/{combat_id}/post_combat", responses={202: {"description": "pending"}})
+@router.post("/v1/combats/{combat_id}/post_combat", responses=AFTERMATH_ANSWERS)
 async def post_combat(
     combat_id: CombatId,
     body: PostCombatBody,
@@ -225,7 +232,7 @@ async def post_combat(
     )
 
 
-@router.post("/v1/combats/{combat_id}/requirements", responses={202: {"description": "pending"}})
+@router.post("/v1/combats/{combat_id}/requirements", responses=AFTERMATH_ANSWERS)
 async def claim_requirement(
     combat_id: CombatId,
     body: RequirementBody,
@@ -273,9 +280,7 @@ async def claim_requirement(
     )
 
 
-@router.post(
-    "/v1/characters/{character_id}/status/adjust", responses={202: {"description": "pending"}}
-)
+@router.post("/v1/characters/{character_id}/status/adjust", responses=AFTERMATH_ANSWERS)
 async def adjust_status(
     character_id: CharacterPath,
     body: AdjustBody,
@@ -320,7 +325,7 @@ async def adjust_status(
     )
 
 
-@router.post("/v1/characters/{character_id}/commands", responses={202: {"description": "pending"}})
+@router.post("/v1/characters/{character_id}/commands", responses=AFTERMATH_ANSWERS)
 async def character_command(
     character_id: CharacterPath,
     body: CharacterCommandBody,
@@ -367,8 +372,8 @@ async def character_command(
     )
 
 
-@router.get("/v1/characters/{character_id}/history")
-async def history(
+@router.get("/v1/characters/{character_id}/history", responses={200: {"model": History}})
+async def character_history(
     character_id: CharacterPath,
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],

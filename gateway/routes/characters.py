@@ -15,6 +15,7 @@ from gateway.errors import ApiError
 from gateway.field_errors import found_error, pending_errors
 from gateway.gates import SheetLoader
 from gateway.paging import CursorParam, LimitParam, decode_cursor, encode_cursor
+from gateway.schemas.answers import Character, CharacterPage
 from shared.payloads import CharacterStatus
 from shared.redis_streams import text
 from shared.sheets import SHEET_ADAPTER, Sheet
@@ -116,7 +117,10 @@ def sheets_of(gw: Gateway, tenant: str) -> SheetLoader:
 
 @router.put(
     "/{character_id}",
-    responses={200: {"description": "replaced"}, 201: {"description": "created"}},
+    responses={
+        200: {"model": Character, "description": "replaced"},
+        201: {"model": Character, "description": "created"},
+    },
 )
 async def put_character(
     character_id: CharacterPath,
@@ -135,7 +139,7 @@ async def put_character(
     return JSONResponse({"id": character_id, **body}, status_code=201 if created else 200)
 
 
-@router.get("", operation_id="list_characters")
+@router.get("", responses={200: {"model": CharacterPage}})
 async def list_characters(
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
@@ -182,7 +186,7 @@ async def list_characters(
     }
 
 
-@router.get("/{character_id}")
+@router.get("/{character_id}", responses={200: {"model": Character}})
 async def get_character(
     character_id: CharacterPath,
     principal: Annotated[Principal, Depends(current_principal)],
@@ -195,7 +199,7 @@ async def get_character(
 
 
 @router.get("/{character_id}/status", response_model=CharacterStatus)
-async def get_status(
+async def get_character_status(
     character_id: CharacterPath,
     principal: Annotated[Principal, Depends(current_principal)],
     gw: Annotated[Gateway, Depends(gateway)],

@@ -22,6 +22,7 @@ from gateway.player_view import maxima_of, player_combat, player_event
 from gateway.principal import View
 from gateway.routes.characters import load_sheet
 from gateway.routes.settings import load_settings
+from gateway.schemas.answers import Combat, CombatPage, CombatPending, LogPage
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, Square
 from shared.api_types import ApiModel, Int
@@ -145,7 +146,14 @@ async def reader(gw: Annotated[Gateway, Depends(gateway)]) -> CombatReader:
     return CombatReader(gw.redis, gw.keys)
 
 
-@router.post("", status_code=201, responses={202: {"description": "still being processed"}})
+@router.post(
+    "",
+    status_code=201,
+    responses={
+        201: {"model": Combat, "description": "started"},
+        202: {"model": CombatPending, "description": "still being processed: poll Location"},
+    },
+)
 async def start_combat(
     body: StartCombatBody,
     request: Request,
@@ -223,7 +231,7 @@ async def readable_combat(
     return combat
 
 
-@router.get("/{combat_id}")
+@router.get("/{combat_id}", responses={200: {"model": Combat}})
 async def get_combat(
     combat_id: CombatId,
     principal: Annotated[Principal, Depends(reading_principal)],
@@ -238,7 +246,7 @@ async def get_combat(
     return combat
 
 
-@router.get("")
+@router.get("", responses={200: {"model": CombatPage}})
 async def list_combats(
     principal: Annotated[Principal, Depends(reading_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
@@ -287,8 +295,8 @@ async def list_combats(
     return {"combats": found, "next_cursor": encode_cursor(last) if more and last else None}
 
 
-@router.get("/{combat_id}/log")
-async def combat_log(
+@router.get("/{combat_id}/log", responses={200: {"model": LogPage}})
+async def get_combat_log(
     combat_id: CombatId,
     request: Request,
     response: Response,

@@ -45,7 +45,7 @@ class RollAnswer(BaseModel):
 
 
 @router.post("/v1/dice/roll", response_model=RollAnswer)
-async def free_roll(
+async def roll_dice(
     body: FreeRoll, principal: Annotated[Principal, Depends(current_principal)]
 ) -> RollAnswer:
     """Roll an expression with the server's randomness (not part of any combat)."""
@@ -94,7 +94,7 @@ class CombatDice(BaseModel):
 
 
 @router.get("/v1/combats/{combat_id}/dice", responses={200: {"model": CombatDice}})
-async def combat_dice(
+async def get_combat_dice(
     combat_id: CombatId,
     principal: Annotated[Principal, Depends(current_principal)],
     combats: Annotated[CombatReader, Depends(reader)],

@@ -180,7 +180,7 @@ async def _sse(entry: Entry, scope: Scope, teller: Storyteller) -> ServerSentEve
 
 
 @router.get("", response_class=EventSourceResponse)
-async def events(
+async def stream_events(
     scope: Annotated[Scope, Depends(stream_scope)],
     session: Annotated[Session, Depends(subscription)],
     gw: Annotated[Gateway, Depends(gateway)],

@@ -11,6 +11,7 @@ from gateway.auth import Principal, Tenants, moderator, tenants
 from gateway.errors import ApiError
 from gateway.ids import KeyId
 from gateway.paging import CursorParam, LimitParam, decode_cursor, encode_cursor
+from gateway.schemas.answers import KeyPage
 from shared.api_types import ApiModel
 
 router = APIRouter(prefix="/v1/keys", tags=["keys"])
@@ -37,7 +38,7 @@ async def create_key(
     return KeyCreated(key_id=key_id, scope=body.scope, api_key=api_key)
 
 
-@router.get("", operation_id="list_keys")
+@router.get("", responses={200: {"model": KeyPage}})
 async def list_keys(
     principal: Annotated[Principal, Depends(moderator)],
     store: Annotated[Tenants, Depends(tenants)],

@@ -14,13 +14,14 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from gateway.availability import Availability
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
+from gateway.schemas.answers import Health, Readiness
 
 router = APIRouter(tags=["operations"])
 
 _READY_CACHE_S = 1.0
 
 
-@router.get("/healthz")
+@router.get("/healthz", responses={200: {"model": Health}})
 async def healthz() -> dict[str, str]:
     """The process is up."""
     return {"status": "ok"}
@@ -44,7 +45,13 @@ async def _check(gw: Gateway) -> tuple[int, dict[str, Any]]:
     return (200 if ready else 503), {"status": status, "checks": checks}
 
 
-@router.get("/readyz", responses={503: {"description": "not ready (same body)"}})
+@router.get(
+    "/readyz",
+    responses={
+        200: {"model": Readiness},
+        503: {"model": Readiness, "description": "not ready (same body)"},
+    },
+)
 async def readyz(gw: Annotated[Gateway, Depends(gateway)]) -> JSONResponse:
     """Ready (200) while Redis and RabbitMQ answer: reads are served. ``status`` is
     ``degraded`` when a service has no consumer on some partition (its commands get 503

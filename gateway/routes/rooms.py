@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends
 from gateway.auth import Principal, reading_principal
 from gateway.context import Gateway, gateway
 from gateway.paging import CursorParam, LimitParam, decode_cursor, encode_cursor
+from gateway.schemas.answers import RoomPage
 from gateway.views import CombatReader
 from shared.redis_streams import text
 
@@ -17,7 +18,7 @@ router = APIRouter(prefix="/v1/rooms", tags=["rooms"])
 COUNTED = 500  # the newest combats of a room whose phase is read for `active_combats`
 
 
-@router.get("", operation_id="list_rooms")
+@router.get("", responses={200: {"model": RoomPage}})
 async def list_rooms(
     principal: Annotated[Principal, Depends(reading_principal)],
     gw: Annotated[Gateway, Depends(gateway)],

@@ -61,7 +61,7 @@ class StreamToken(BaseModel):
     ttl_seconds: int
 
 
-@router.post("", status_code=201, response_model=StreamToken, operation_id="createStreamToken")
+@router.post("", status_code=201, response_model=StreamToken)
 async def create_stream_token(
     body: NewStreamToken,
     principal: Annotated[Principal, Depends(any_key)],

@@ -223,7 +223,6 @@ async def _registered(hooks: WebhookStore, tenant: str, webhook_id: str) -> Regi
     "",
     status_code=201,
     response_model=WebhookCreated,
-    operation_id="createWebhook",
     responses={201: {"headers": {"Location": {"schema": {"type": "string"}}}}},
 )
 async def create_webhook(
@@ -252,18 +251,18 @@ async def create_webhook(
     )
 
 
-@router.get("", response_model=WebhookList, operation_id="listWebhooks")
+@router.get("", response_model=WebhookList)
 async def list_webhooks(principal: Moderator, hooks: Store) -> WebhookList:
     """The community's webhooks, oldest first (moderator)."""
     return WebhookList(webhooks=[Webhook.of(r) for r in await hooks.all(principal.community_id)])
 
 
-@router.get("/{webhook_id}", response_model=Webhook, operation_id="getWebhook")
+@router.get("/{webhook_id}", response_model=Webhook)
 async def get_webhook(webhook_id: WebhookId, principal: Moderator, hooks: Store) -> Webhook:
     return Webhook.of(await _registered(hooks, principal.community_id, webhook_id))
 
 
-@router.delete("/{webhook_id}", status_code=204, operation_id="deleteWebhook")
+@router.delete("/{webhook_id}", status_code=204)
 async def delete_webhook(webhook_id: WebhookId, principal: Moderator, hooks: Store) -> Response:
     """Forget a webhook: nothing more is sent to it, queued deliveries included."""
     if not await hooks.delete(principal.community_id, webhook_id):
@@ -271,9 +270,7 @@ async def delete_webhook(webhook_id: WebhookId, principal: Moderator, hooks: Sto
     return Response(status_code=204)
 
 
-@router.get(
-    "/{webhook_id}/deliveries", response_model=DeliveryList, operation_id="listWebhookDeliveries"
-)
+@router.get("/{webhook_id}/deliveries", response_model=DeliveryList)
 async def list_deliveries(
     webhook_id: WebhookId,
     principal: Moderator,
@@ -301,7 +298,6 @@ async def _delivery(
 @router.get(
     "/{webhook_id}/deliveries/{delivery_id}",
     response_model=DeliveryDetail,
-    operation_id="getWebhookDelivery",
 )
 async def get_delivery(
     webhook_id: WebhookId, delivery_id: DeliveryId, principal: Moderator, hooks: Store
@@ -316,7 +312,6 @@ async def get_delivery(
     "/{webhook_id}/deliveries/{delivery_id}/retry",
     status_code=202,
     response_model=DeliveryView,
-    operation_id="retryWebhookDelivery",
 )
 async def retry_delivery(
     webhook_id: WebhookId, delivery_id: DeliveryId, principal: Moderator, hooks: Store

@@ -198,7 +198,7 @@ STALLS: Final = {
 
 @COMMON.on("combat.resumed")
 def combat_resumed(e: Said) -> str:
-    """A moderator's ``resume`` of a stalled combat (docs/API-extensions.md)."""
+    """A moderator's ``resume`` of a stalled combat (docs/api.md)."""
     stall = str(e.get("stall"))
     return e.t(
         T(

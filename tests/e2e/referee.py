@@ -17,13 +17,15 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import httpx
-from httpx_sse import aconnect_sse
+from referee_client import AsyncReferee
+from referee_client.types import View
 
+from shared.namespace import drop_namespace
 from shared.redis_client import redis_client
-from tests.support.infra import delete_namespace_broker, delete_namespace_keys, new_namespace
+from tests.support.infra import new_namespace
 from tests.support.play import CALM_TIMERS, Community, Sse, expect, unique
 from tests.support.suite import PROCESSES, Suite
 
@@ -100,10 +102,10 @@ async def stop_suite(suite: Suite) -> None:
             RUNNING.remove(suite)
         redis = redis_client(suite.redis_url)
         try:
-            await delete_namespace_keys(redis, suite.namespace)
+            # Queues (isolated rooms' too, read from their record), exchanges, then keys.
+            await drop_namespace(suite.rabbitmq_url, redis, suite.namespace, force=True)
         finally:
             await redis.aclose()
-        await delete_namespace_broker(suite.rabbitmq_url, suite.namespace)
 
 
 def log_sections(lines: int = 60) -> list[tuple[str, str]]:
@@ -153,30 +155,31 @@ async def read_sse(
 
     The stream's own control events (``stream.opened``, ``stream.reset``) are left out.
     """
-    headers = {"Last-Event-ID": last_event_id} if last_event_id is not None else {}
     received: list[Sse] = []
+    known = {"room", "combat", "view", "since", "token"}
+    assert set(params) <= known, f"read_sse: {set(params) - known} not a stream parameter"
+    stream = AsyncReferee.over(client).events(
+        room=params.get("room"),
+        combat=params.get("combat"),
+        view=cast(View | None, params.get("view")),
+        since=params.get("since"),
+        token=params.get("token"),
+        last_event_id=last_event_id,
+        reconnect=False,
+    )
     try:
-        async with (
-            asyncio.timeout(within),
-            aconnect_sse(
-                client,
-                "GET",
-                "/v1/events",
-                params=params,
-                headers=headers,
-                timeout=httpx.Timeout(10.0, read=None),
-            ) as source,
-        ):
-            expect(source.response, 200)
-            async for message in source.aiter_sse():
-                if message.event.startswith("stream."):
+        async with asyncio.timeout(within):
+            async for message in stream:
+                if message.is_control:
                     continue  # stream.opened / stream.reset: the stream's own controls
-                received.append(Sse(str(message.id), str(message.event), dict(message.json())))
+                received.append(Sse(str(message.id), message.event, dict(message.data)))
                 if until(received):
                     break
     except TimeoutError:
         seen = [(sse.event, sse.data.get("combat_id")) for sse in received]
         raise AssertionError(f"SSE: condition not met after {within} s; received {seen}") from None
+    finally:
+        await stream.aclose()
     return received
 
 
@@ -186,7 +189,7 @@ class Referee:
 
     def __init__(self, suite: Suite) -> None:
         self.suite = suite
-        self._clients: list[httpx.AsyncClient] = []
+        self._apis: list[AsyncReferee] = []
 
     async def wait_until(
         self,
@@ -197,30 +200,34 @@ class Referee:
     ) -> T:
         return await wait_until(probe, within=within, what=what)
 
+    def api(self, api_key: str | None = None) -> AsyncReferee:
+        """The package's client (client/referee_client) for ``api_key`` (none without one)."""
+        api = AsyncReferee(self.suite.base_url, api_key, timeout=15.0)
+        self._apis.append(api)
+        return api
+
     def client(self, api_key: str | None = None) -> httpx.AsyncClient:
-        """A client with ``Authorization: Bearer <api_key>`` (none without a key)."""
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key is not None else {}
-        client = httpx.AsyncClient(base_url=self.suite.base_url, headers=headers, timeout=15.0)
-        self._clients.append(client)
-        return client
+        """The raw HTTP client of :meth:`api` (``Authorization: Bearer <api_key>``), for tests
+        that look at statuses and headers themselves."""
+        return self.api(api_key).http
 
     async def new_community(self, *, timers: dict[str, int] | None = None) -> HttpCommunity:
         """A new community (its moderator key) whose combats use ``timers``."""
-        admin = self.client(self.suite.admin_token)
-        answer = expect(
-            await admin.post("/v1/admin/communities", json={"name": unique("e2e")}), 201
-        )
-        body = answer.json()
+        created = await self.api(self.suite.admin_token).create_community(unique("e2e"))
         community = Community(
-            self, body["id"], body["name"], body["api_key"], self.client(body["api_key"])
+            self,
+            created["id"],
+            created["name"],
+            created["api_key"],
+            self.client(created["api_key"]),
         )
         await community.set_timers(**(CALM_TIMERS if timers is None else timers))
         return community
 
     async def aclose(self) -> None:
-        for client in self._clients:
-            await client.aclose()
-        self._clients.clear()
+        for api in self._apis:
+            await api.aclose()
+        self._apis.clear()
 
 
 async def verify_dice(community: HttpCommunity, combat_id: str) -> str:

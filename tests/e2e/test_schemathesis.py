@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.referee import Referee
+from tests.e2e.referee import Referee, start_suite, stop_suite
 from tests.support.suite import Suite
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -36,8 +37,29 @@ def st_command() -> list[str]:
     return [str(local)] if local.exists() else [shutil.which("st") or "st"]
 
 
+@pytest.fixture
+async def unthrottled(
+    rabbitmq_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Suite]:
+    """A suite whose throttle of failed authentications never closes: schemathesis sends
+    wrong keys and stream tokens on purpose, and then checks that a call without a key gets
+    401, which a closed throttle would answer 429 (tests/e2e/test_auth_throttle.py)."""
+    running = await start_suite(
+        rabbitmq_url,
+        redis_url,
+        tmp_path_factory.mktemp("e2e-st-logs"),
+        extra_env={"REFEREE_AUTH_FAILURE_BURST": "1000000"},
+    )
+    try:
+        yield running
+    finally:
+        await stop_suite(running)
+
+
 @pytest.mark.timeout(300)
-async def test_schemathesis_finds_nothing(referee: Referee, suite: Suite) -> None:
+async def test_schemathesis_finds_nothing(unthrottled: Suite) -> None:
+    suite = unthrottled
+    referee = Referee(suite)
     community = await referee.new_community()
     seconds = 40
     process = await asyncio.create_subprocess_exec(
@@ -67,3 +89,4 @@ async def test_schemathesis_finds_nothing(referee: Referee, suite: Suite) -> Non
     text = output.decode(errors="replace")
     assert process.returncode == 0, text[-6000:]
     assert "passed" in text, text[-3000:]
+    await referee.aclose()

@@ -30,7 +30,7 @@ async def test_another_communitys_key_gets_404_and_never_sees_its_events(
     before = await alpha.combat(cid)
 
     # beta's moderator key: every id of alpha's is unknown to it, on every endpoint that
-    # takes an id (API.md and docs/API-extensions.md).
+    # takes an id (API.md and docs/api.md).
     spy = beta.client
     for path in (
         f"/v1/combats/{cid}",

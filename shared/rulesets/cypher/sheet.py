@@ -47,7 +47,7 @@ class Edges(_Model):
     intellect: Int = Field(0, ge=0, le=6)
 
 
-class Skill(_Model):
+class CypherSkill(_Model):
     """A skill and its training. Names the rules recognise (case-insensitive): ``low_light``
     (*combatir con poca luz*, 001 ILUMINACIÓN), ``riding`` (*montar*, 001 MOVIMIENTO),
     ``sailing`` (*navegación*, 001 MOVIMIENTO desequilibrado)."""
@@ -118,7 +118,7 @@ class CypherSheet(_Model):
     level: Int | None = Field(None, ge=1, le=10, description="NPC: target number 3 x level")
     health: Int | None = Field(None, ge=1, le=999, description="NPC: health")
     armor: Int = Field(0, ge=0, le=20, description="additive, no cap (B-17)")
-    skills: list[Skill] = Field(default_factory=list, max_length=64)
+    skills: list[CypherSkill] = Field(default_factory=list, max_length=64)
     attacks: Annotated[list[Attack], Field(default_factory=list, max_length=32)]
     aquatic: StrictBool = Field(False, description="ignores the water modifiers")
 

@@ -3,7 +3,7 @@
 One record per character: his pools as his last combat left them, the special-damage steps,
 the rests taken today and the rest running (its wall-clock timer, RULES.md 7.1 W14). Out of
 combat the player rests with ``POST /v1/characters/{id}/commands`` ``{"type": "cypher.rest"}``
-(docs/API-extensions.md); each roll has a fresh seed whose commitment is published when the
+(docs/api.md); each roll has a fresh seed whose commitment is published when the
 rest starts and whose seed comes with the roll, so anyone can recompute it.
 """
 

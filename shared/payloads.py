@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from shared.actions import Action
-from shared.settings import CommunitySettings
+from shared.settings import CommunitySettings, known_only
 from shared.vocabulary import EndReason, PublicStatus, Side
 
 
@@ -54,6 +54,13 @@ class StartCombat(_Payload):
     sheets: dict[str, dict[str, Any]]
     settings: CommunitySettings
     moderator: bool = False
+
+    @field_validator("settings", mode="before")
+    @classmethod
+    def _known_settings(cls, value: Any) -> Any:
+        """Settings a newer gateway added are ignored (shared/settings.py ``known_only``)."""
+        return known_only(CommunitySettings, value)
+
     weekly_uses: dict[str, dict[str, int]] = Field(
         default_factory=dict, description="umh 2.3.4.2: from services/states at the start"
     )

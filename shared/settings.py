@@ -115,6 +115,33 @@ else:
     )
 
 
+def known_only(model: type[BaseModel], data: Any) -> Any:
+    """``data`` without the keys ``model`` does not know, nested models included: settings
+    read from a message between services (a snapshot in ``combat.start``/``combat.started``)
+    are read tolerantly, so a setting a newer service added does not make an older one fail
+    every delivery and dead-letter the message (the chaos soak found exactly that across a
+    restart onto newer code). The API's settings stay strict."""
+    if not isinstance(data, dict):
+        return data
+    out: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        key = field.alias or name
+        if key not in data:
+            continue
+        kind = field.annotation
+        nested = isinstance(kind, type) and issubclass(kind, BaseModel)
+        out[key] = known_only(kind, data[key]) if nested else data[key]  # type: ignore[arg-type]
+    return out
+
+
+def settings_from_message(data: Any) -> PlatformSettings:
+    """The community settings a message carries, read tolerantly (:func:`known_only`)."""
+    settings: PlatformSettings = CommunitySettings.model_validate(
+        known_only(CommunitySettings, data or {})
+    )
+    return settings
+
+
 Environment = Literal["development", "test", "production"]
 
 

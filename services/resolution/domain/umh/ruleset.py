@@ -41,7 +41,7 @@ from shared.payloads import (
     TurnEnded,
 )
 from shared.rulesets.umh.settings import UmhSettings
-from shared.settings import CommunitySettings
+from shared.settings import settings_from_message
 from shared.vocabulary import EffectKind
 
 
@@ -89,7 +89,7 @@ class UmhResolution:
     def on_combat_started(self, payload: dict[str, Any], *, now_ms: int) -> Decision[State]:
         """umh 1.2.1: every participant enters at full VIT with his sheet's snapshot; the
         combat keeps its community's readings of RULES.md 6.1 (the settings' snapshot)."""
-        settings = CommunitySettings.model_validate(payload.get("settings") or {})
+        settings = settings_from_message(payload.get("settings"))
         condition = condition_at_start(
             payload, from_settings(settings.ruleset("umh", UmhSettings).readings)
         )

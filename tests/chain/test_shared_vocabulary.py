@@ -119,3 +119,28 @@ async def test_cypher_rolls_name_purpose_and_action(referee: ChainReferee) -> No
     assert rolls and {r["purpose"] for r in rolls} <= {RollPurpose.ATTACK, RollPurpose.DEFENSE}
     initiative = [r for r in every if r["purpose"] == RollPurpose.INITIATIVE]
     assert initiative and all(r["action_id"] is None for r in initiative)
+
+
+async def test_l5r_joining_a_combat_under_way(referee: ChainReferee) -> None:
+    """l5r (issue 17, docs/l5r.md "Joining"): a third samurai joins the defenders while they
+    fight; he rolls his one initiative at once and has his first turn in the next round."""
+    community, cid, _, _ = await l5r_fighting(referee)
+    carla = unique("carla")
+    expect(await community.client.put(f"/v1/characters/{carla}", json=samurai(carla)), 200, 201)
+    body = {"type": "join", "actor": carla, "side": "defenders", "via": "llamada_de_auxilio"}
+    joined = await community.act_ok(cid, body)
+    wanted = ("combatant.joined", "dice.rolled", "initiative.rolled")
+    assert [t for t in types(joined) if t in wanted] == list(wanted)
+    combat = joined["combat"]
+    assert carla in combat["participants"] and carla in combat["sides"]["defenders"]
+    assert carla not in combat["turn_order"]
+    again = await community.act(cid, body)
+    error_of(again, 422, "already_in_combat")
+    for _ in range(3):  # the round under way ends: Ana and Bruno pass
+        actor = (await community.combat(cid))["turn"]["actor"]
+        if actor == carla:
+            break
+        await community.act_ok(cid, {"type": "l5r.stance", "actor": actor, "stance": "attack"})
+        await community.act_ok(cid, {"type": "pass_turn", "actor": actor})
+    combat = await community.combat(cid)
+    assert combat["round"] == 2 and carla in combat["turn_order"]

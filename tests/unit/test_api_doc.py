@@ -24,13 +24,18 @@ RULESET_PAGES = "".join(
 @pytest.mark.parametrize("code", sorted(CATALOGUE))
 def test_every_error_code_is_in_the_table(code: str) -> None:
     row = re.search(rf"^\| `{re.escape(code)}` \| (\d+) \|", API, re.MULTILINE)
-    assert row, f"{code} is not in docs/api.md's error table"
+    assert row, (
+        f"{code} is not in docs/api.md's error table: add the row "
+        f"| `{code}` | {CATALOGUE[code].status} | {CATALOGUE[code].en} |"
+    )
     assert int(row.group(1)) == CATALOGUE[code].status
 
 
 @pytest.mark.parametrize("event_type", event_types())
 def test_every_event_type_is_named(event_type: str) -> None:
-    assert f"`{event_type}`" in API + RULESET_PAGES
+    assert f"`{event_type}`" in API + RULESET_PAGES, (
+        f"name `{event_type}` in docs/api.md (Events) or in its ruleset's page"
+    )
 
 
 def test_every_path_is_in_the_endpoint_table() -> None:

@@ -150,6 +150,12 @@ N.says(
 )
 
 
+@N.on("combatant.joined")
+def joined(e: Said) -> str:
+    phrase = T("{who} se une al combate con {side}", "{who} joins the fight with {side}")
+    return e.t(phrase, who=e.who(), side=e.side(e.get("side"))) + " (l5r Paso 1)"
+
+
 N.says(
     "simple_action.taken",
     T("{who} hace una acción simple: {description}", "{who} takes a simple action: {description}"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.l5r import flow, moving, resuming, void_dice, voiding
+from services.turns.domain.l5r import flow, joining, moving, resuming, void_dice, voiding
 from services.turns.domain.l5r.fighter import Fighter, GolpeFinal, Stance, Status
 from services.turns.domain.l5r.in_turn import in_turn
 from services.turns.domain.l5r.state import L5rCombat, TurnEnd
@@ -40,6 +40,7 @@ from shared.rulesets.l5r.actions import (
     L5rVetoVoid,
     L5rVoid,
 )
+from shared.rulesets.umh.actions import JoinAction
 from shared.vocabulary import EndReason, Phase
 
 OUT_OF_TURN = (L5rSpeak, L5rTide, L5rFlee)
@@ -63,6 +64,8 @@ def act(state: L5rCombat, cmd: ActOnCombat, now_ms: int) -> Outcome:
         voiding.grant(state, out, action, moderator=cmd.moderator)
     elif isinstance(action, L5rVetoVoid):
         void_dice.veto(state, out, action, moderator=cmd.moderator)
+    elif isinstance(action, JoinAction):
+        joining.join(state, out, cmd, now_ms)
     elif isinstance(action, PactAction):
         stop_fighting(state, out, state.participant(action.actor), action.actor, now_ms)
     elif not str(action.type).startswith("l5r."):

@@ -125,6 +125,6 @@ export function diceFaces(roll) {
     }),
     " = ",
     h("b", {}, roll.total),
-    roll.purpose ? h("small", {}, ` · ${roll.purpose}`) : null,
+    roll.purpose ? h("small", {}, ` · ${word("purpose", roll.purpose)}`) : null,
   );
 }

@@ -223,6 +223,7 @@ async def check(
 
     now_ms = int(time.time() * 1000)
     records = list(await asyncio.gather(*(one(c) for c in dict.fromkeys(combats))))
+    await decide(client, records, attempts)
     by_combat: dict[str, list[Attempt]] = {}
     for a in attempts:
         by_combat.setdefault(a.combat_id, []).append(a)
@@ -252,6 +253,25 @@ async def check(
         for i in late
     )
     return figures
+
+
+async def decide(
+    client: httpx.AsyncClient, records: list[CombatRecord], attempts: list[Attempt]
+) -> None:
+    """A ``202`` the log does not name is asked its outcome now: refused later (its turn
+    moved on while it waited out a fault) is a recorded refusal, not a loss."""
+    named: set[Any] = set()
+    for record in records:
+        named |= {e.get("correlation_id") for e in record.events}
+        named |= {(e.get("data") or {}).get("action_id") for e in record.events}
+    for a in attempts:
+        if a.status != 202 or not a.action_id or a.action_id in named:
+            continue
+        answer = await send(
+            client, Record(), "GET", f"/v1/combats/{a.combat_id}/actions/{a.action_id}"
+        )
+        if answer is not None and answer.json().get("status") == "rejected":
+            a.status = 422
 
 
 LOOK_AGAIN_SECONDS = 30.0

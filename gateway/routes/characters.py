@@ -130,7 +130,7 @@ async def put_character(
 ) -> JSONResponse:
     """Store a character sheet (a snapshot is taken by each combat when it starts)."""
     key = gw.keys.character_sheet(principal.community_id, character_id)
-    body = sheet.model_dump(mode="json")
+    body = sheet.model_dump(mode="json", by_alias=True)  # the names the contract documents
     stored = json.dumps(body, allow_nan=False)  # before any write: a failure changes nothing
     created = await gw.redis.set(key, stored, nx=True)
     if not created:

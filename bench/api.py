@@ -22,7 +22,7 @@ def bearer(key: str) -> dict[str, str]:
 
 
 def sheet(name: str) -> dict[str, Any]:
-    """A umh sheet with one 1-PA offensive skill and one internal defense (API.md)."""
+    """A umh sheet with one 1-PA offensive skill and one internal defense (docs/api.md)."""
     return {
         "name": name,
         "ruleset": "umh",

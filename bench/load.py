@@ -91,7 +91,7 @@ def next_action(combat: dict[str, Any], block: bool) -> dict[str, Any] | None:
 async def _settle(
     client: httpx.AsyncClient, key: str, combat_id: str, action_id: str, deadline: float
 ) -> dict[str, Any]:
-    """Poll an action answered 202 until it is no longer pending (API.md "Actions")."""
+    """Poll an action answered 202 until it is no longer pending (docs/api.md "Endpoints")."""
     url = f"/v1/combats/{combat_id}/actions/{action_id}"
     while time.monotonic() < deadline:
         with contextlib.suppress(httpx.HTTPError):

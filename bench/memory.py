@@ -1,6 +1,6 @@
 """Redis memory per combat: ``MEMORY USAGE`` of every key of a combat, summed.
 
-A combat's keys share the hash tag ``{combat:<id>}`` (ARCHITECTURE.md), so they are found
+A combat's keys share the hash tag ``{combat:<id>}`` (docs/DESIGN.md), so they are found
 by scanning the namespace for it. ``SAMPLES 0`` makes Redis walk every element of streams
 and hashes instead of estimating from five of them.
 """

@@ -2,7 +2,7 @@
 
 Standard library only, so it runs before the virtual environment exists. It reads
 ``RABBITMQ_URL`` and ``REDIS_URL`` from the environment, else from ``.env`` in the current
-directory, else the defaults of API.md "Running", and speaks a few bytes of each protocol
+directory, else the defaults of README.md, and speaks a few bytes of each protocol
 instead of trusting a bare TCP connect:
 
 - Redis: ``AUTH`` when the URL has a password, then ``PING``, expecting ``+PONG``;
@@ -12,7 +12,7 @@ When a server on loopback does not answer and its binary is installed, it is sta
 (``rabbitmq-server -detached``; ``redis-server --daemonize yes`` on the URL's port, nothing
 saved to disk) and waited for; when the binary is missing, the message says what to install.
 When RabbitMQ runs on this machine it also asks ``rabbitmq-plugins`` whether the
-consistent-hash exchange plugin is enabled (ARCHITECTURE.md "Scale and placement") and
+consistent-hash exchange plugin is enabled (docs/DESIGN.md "Scale and placement") and
 enables it when it is not. ``--no-start`` (or ``CHECK_DEPS_NO_START=1``) only checks.
 Exit status 0 when everything answers, 1 otherwise, with how to fix what is missing.
 """

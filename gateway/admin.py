@@ -1,4 +1,4 @@
-"""Operator CLI: ``python -m gateway.admin create-community <name>`` (API.md).
+"""Operator CLI: ``python -m gateway.admin create-community <name>`` (docs/api.md).
 
 Writes the same records as ``POST /v1/admin/communities``; the key is printed only once.
 """

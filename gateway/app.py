@@ -1,4 +1,4 @@
-"""The FastAPI application: the only public API of the suite (API.md)."""
+"""The FastAPI application: the only public API of the suite (docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""API.md "Authentication and tenants": communities, API keys stored hashed, scopes.
+"""docs/api.md "Authentication and keys": communities, API keys stored hashed, scopes.
 
 A key is 32 random bytes; only its SHA-256 is stored (a slow hash adds nothing for keys of
 that entropy). Lookup is by the hash, and the admin token is compared in constant time.

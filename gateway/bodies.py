@@ -4,7 +4,7 @@ An ASGI middleware in front of the whole app (uvicorn has no read timeout for a 
 ``timeout_keep_alive`` only covers the wait *between* requests):
 
 - a body declared larger than the limit (``Content-Length``) is refused at once with 413
-  and the API.md error body, without reading it; a chunked body is counted as it arrives
+  and the docs/api.md error body, without reading it; a chunked body is counted as it arrives
   and refused with the same answer once it passes the limit;
 - a request that declares a body must send all of it within ``timeout`` seconds of its
   head (a total, so a client trickling one byte a second is cut too); otherwise it gets

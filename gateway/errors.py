@@ -1,4 +1,4 @@
-"""API.md "Errors": one body for every error, in the answer's language (gateway/language.py:
+"""docs/api.md "Errors": one body for every error, in the answer's language (gateway/language.py:
 ``Accept-Language``, else the community's ``language``, Spanish by default)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ log = get_logger(__name__)
 
 
 class ErrorDetail(BaseModel):
-    code: str = Field(description="stable machine code (RULES.md section 9 in lower case, ...)")
+    code: str = Field(description="stable machine code (docs/rules.md section 9)")
     message: str = Field(
         description="in the answer's language: Accept-Language (es or en), else the community's "
         "language setting (Spanish by default); see Content-Language"
@@ -35,7 +35,7 @@ class ErrorDetail(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    """API.md "Errors": the body of every error."""
+    """docs/api.md "Errors": the body of every error."""
 
     error: ErrorDetail
 
@@ -87,7 +87,8 @@ async def error_response(
     headers: dict[str, str] | None = None,
     message: str | None = None,
 ) -> JSONResponse:
-    """The API.md error body in the answer's language, with ``Content-Language`` and ``Vary``."""
+    """The docs/api.md error body in the answer's language, with ``Content-Language`` and
+    ``Vary``."""
     lang = await request_language(request)
     body = localized_body(code, lang, rule=rule, details=details, message=message)
     return JSONResponse(

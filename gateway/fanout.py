@@ -1,6 +1,6 @@
 """One reader per community per gateway process, fanning events out to every viewer.
 
-ARCHITECTURE.md "Scale and placement": a viewer of ``GET /v1/events`` costs a queue in
+docs/DESIGN.md "Scale and placement": a viewer of ``GET /v1/events`` costs a queue in
 memory, not a Redis connection. For each community that has viewers, one task reads the
 community's stream (``XREAD BLOCK`` for less than the client's socket timeout, on a Redis
 client of its own so that readers never take the connections requests need), parses each

@@ -1,4 +1,4 @@
-"""API.md "Idempotency and concurrency": ``Idempotency-Key`` on every POST.
+"""docs/api.md "Idempotency, versions and slow answers": ``Idempotency-Key`` on every POST.
 
 The first request with a key takes a short lock, runs, and stores its answer for 24 h. The
 same key with the same body replays that answer and changes nothing; with another body it is

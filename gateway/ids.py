@@ -1,4 +1,4 @@
-"""Path identifiers minted by the server: a malformed one is an unknown one (404, API.md)."""
+"""Path identifiers minted by the server: a malformed one is an unknown one (404, docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Read models: the combat of API.md merged from the services' published views."""
+"""Read models: the combat of docs/api.md merged from the services' published views."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def public_event(env: Envelope) -> dict[str, Any]:
 def merge_combat(
     turns: dict[str, Any], resolution: dict[str, Any] | None, version: int
 ) -> dict[str, Any]:
-    """The combat of API.md "Combats": turns' view, resolution's condition, the version."""
+    """The combat of docs/api.md "Fields": turns' view, resolution's condition, the version."""
     combat = {k: v for k, v in turns.items() if k != "tenant"}
     combat["version"] = version
     condition = (resolution or {}).get("participants", {})

@@ -1,4 +1,4 @@
-"""The action bodies of ``POST /v1/combats/{id}/actions`` (API.md "Actions").
+"""The action bodies of ``POST /v1/combats/{id}/actions`` (docs/api.md "Endpoints").
 
 The gateway validates a body against :data:`Action`, the union of the platform's actions
 (:mod:`shared.actions_base`) and every registered ruleset's; services/turns receives it

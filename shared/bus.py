@@ -1,4 +1,4 @@
-"""The RabbitMQ adapter (aio-pika), with the topology of ARCHITECTURE.md "Scale and placement".
+"""The RabbitMQ adapter (aio-pika), with the topology of docs/DESIGN.md "Scale and placement".
 
 Per service: a direct exchange ``<ns>.<service>.commands`` (routing key: the room) whose
 alternate exchange is a consistent-hash exchange over N quorum partition queues with single
@@ -7,7 +7,7 @@ name on the direct exchange to a queue of its own. Public events go to the topic
 ``<ns>.events`` (routing key: the event type).
 
 Publishing uses a robust connection, publisher confirms with returns raising, persistent
-messages and a timeout on every publish (LIBRARIES.md). Consumed queue objects are kept
+messages and a timeout on every publish (docs/CONTRIBUTING.md). Consumed queue objects are kept
 referenced for the life of the process so that robust reconnection restores them.
 """
 
@@ -94,7 +94,7 @@ class Bus:
         self._publisher: AbstractChannel | None = None
         self._consumer: AbstractChannel | None = None
         self._exchanges: dict[str, AbstractExchange] = {}
-        self._queues: list[AbstractQueue] = []  # kept referenced (LIBRARIES.md)
+        self._queues: list[AbstractQueue] = []  # kept referenced (docs/CONTRIBUTING.md)
         self._consumer_tags: list[tuple[AbstractQueue, str]] = []
 
     @classmethod
@@ -210,7 +210,7 @@ class Bus:
                 await queue.bind(hashed, routing_key="1")
 
     async def isolate_room(self, service: str, room: str) -> str:
-        """Give a busy room a queue of its own (ARCHITECTURE.md "Scale and placement")."""
+        """Give a busy room a queue of its own (docs/DESIGN.md "Scale and placement")."""
         name = self.names.room_queue(service, room)
         queue = await self._channel().declare_queue(
             name, durable=True, arguments=self._quorum_args(service)

@@ -44,7 +44,7 @@ def ms(seconds: float) -> int:
 
 
 def rfc3339(at_ms: int | None) -> str | None:
-    """Unix milliseconds as an RFC 3339 UTC string (``2025-01-01T00:00:00.000Z``; API.md:
+    """Unix milliseconds as an RFC 3339 UTC string (``2025-01-01T00:00:00.000Z``; docs/api.md:
     all times)."""
     if at_ms is None:
         return None

@@ -1,11 +1,11 @@
 """Error codes, their HTTP status and their messages in English and Spanish.
 
-Rule violation codes are RULES.md section 9 in lower case without the ``E_`` prefix, plus
-the codes API.md adds. This module holds the platform's codes and the rule codes more than one
+Rule violation codes are docs/rules.md section 9 in lower case without the ``E_`` prefix, plus
+the codes docs/api.md adds. This module holds the platform's codes and the rule codes more than one
 ruleset raises; each ruleset's own codes (``shared/rulesets/<ruleset>/errors.py``) join the
 catalogue through :mod:`shared.rulesets.registry`. A domain function raises
-:class:`RuleViolation`; the service answers ``command.rejected``; the gateway renders the API.md
-error body from this catalogue.
+:class:`RuleViolation`; the service answers ``command.rejected``; the gateway renders the
+docs/api.md error body from this catalogue.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _rule(en: str, es: str) -> ErrorKind:
 
 
 CATALOGUE: Final[dict[str, ErrorKind]] = {
-    # --- transport and contract (API.md "Errors") ---
+    # --- transport and contract (docs/api.md "Errors") ---
     "malformed_json": ErrorKind(400, "The body is not valid JSON.", "El cuerpo no es JSON válido."),
     "unauthorized": ErrorKind(
         401, "Missing or wrong API key.", "Falta la clave de API o no es válida."
@@ -114,7 +114,7 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
         "This part of the rules is not refereed yet.",
         "Esta parte de las reglas todavía no se arbitra.",
     ),
-    # --- implicit rule codes (API.md) ---
+    # --- implicit rule codes (docs/api.md) ---
     "not_in_combat": _rule(
         "That character is not in this combat.", "Ese personaje no está en este combate."
     ),
@@ -153,7 +153,7 @@ CATALOGUE: Final[dict[str, ErrorKind]] = {
     "no_such_state": _rule(
         "The character does not hold that state now.", "El personaje no tiene ese estado ahora."
     ),
-    # --- RULES.md section 9 ---
+    # --- docs/rules.md section 9 ---
     "dead": _rule("The character is dead.", "El personaje está muerto."),
     "not_your_turn": _rule("It is not your turn.", "No es tu turno."),
     "paralyzed": _rule("The character is paralyzed.", "El personaje está paralizado."),
@@ -192,7 +192,7 @@ def error_body(
     details: dict[str, Any] | None = None,
     message: str | None = None,
 ) -> dict[str, Any]:
-    """The API.md error body."""
+    """The docs/api.md error body."""
     kind = kind_of(code)
     text = message or (kind.es if spanish else kind.en)
     return {"error": {"code": code, "message": text, "rule": rule, "details": details or {}}}

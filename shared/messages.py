@@ -22,7 +22,7 @@ SERVICES: Final = ("turns", "resolution", "states")
 
 
 class Envelope(BaseModel):
-    """One message on the bus (ARCHITECTURE.md "One command, end to end")."""
+    """One message on the bus (docs/DESIGN.md "One command, end to end")."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

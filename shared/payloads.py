@@ -71,7 +71,7 @@ class StartCombat(_Payload):
 
 
 class ActOnCombat(_Payload):
-    """``combat.act``: gateway -> turns, one action of API.md "Actions"."""
+    """``combat.act``: gateway -> turns, one action of docs/api.md "Endpoints"."""
 
     action_id: str = Field(pattern=r"^a_[0-9a-f]{32}$")
     action: Action
@@ -150,7 +150,7 @@ class ResolutionRequested(_Payload):
 
 
 class EffectView(_Payload):
-    """One active effect on a combatant, as the combat shows it (API.md ``effects``)."""
+    """One active effect on a combatant, as the combat shows it (docs/api.md ``effects``)."""
 
     effect_id: str
     kind: str  # indirect | control | state | booster | reduction | regeneration | shield | coating
@@ -341,7 +341,7 @@ class RoomBan(_Payload):
 
 
 class CharacterStatus(_Payload):
-    """API.md ``GET /v1/characters/{id}/status``: what outlives a combat (services/states)."""
+    """docs/api.md ``GET /v1/characters/{id}/status``: what outlives a combat (services/states)."""
 
     in_combat: str | None = None
     vigor_lost: int = 0

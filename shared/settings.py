@@ -1,7 +1,7 @@
 """Process settings (pydantic-settings, one class per process) and community settings.
 
-Process settings come from the environment or a ``.env`` file (API.md "Running"). Community
-settings are the per-tenant rule settings of API.md "Settings", stored by the gateway and
+Process settings come from the environment or a ``.env`` file (README.md). Community
+settings are the per-tenant rule settings of docs/api.md "Endpoints", stored by the gateway and
 copied into every combat when it starts, so a change never alters a running combat.
 """
 
@@ -21,7 +21,7 @@ Block = TypeVar("Block", bound=BaseModel)
 
 
 class TimerSettings(ApiModel):
-    """Wall-clock limits of a combat (RULES.md 7.1)."""
+    """Wall-clock limits of a combat (docs/rules.md 7.1)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -42,7 +42,7 @@ class TimerSettings(ApiModel):
 
 
 class AftermathSettings(ApiModel):
-    """Wall-clock states that outlive a combat (RULES.md 7.1)."""
+    """Wall-clock states that outlive a combat (docs/rules.md 7.1)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -59,7 +59,7 @@ class AftermathSettings(ApiModel):
 
 
 class PlatformSettings(ApiModel):
-    """The part of API.md "Settings" every ruleset shares; :data:`CommunitySettings` adds one
+    """The part of docs/api.md "Endpoints" every ruleset shares; :data:`CommunitySettings` adds one
     block per registered ruleset under its name (``umh``, ``cypher``, ``l5r``). ``cors`` and
     ``visibility`` concern frontends (shared/frontend_settings.py): the gateway reads them
     when it serves, so they apply to running combats too."""
@@ -109,7 +109,7 @@ else:
     CommunitySettings = create_model(
         "CommunitySettings",
         __base__=PlatformSettings,
-        __doc__='API.md "Settings": per community, defaults from the rules.',
+        __doc__='docs/api.md "Endpoints": per community, defaults from the rules.',
         __module__=__name__,
         **_blocks(),
     )
@@ -171,7 +171,7 @@ class CommonSettings(BaseSettings):
 class ServiceSettings(CommonSettings):
     """A service process (turns, resolution or states)."""
 
-    # Isolated rooms this replica serves *instead of* the partitions (ARCHITECTURE.md
+    # Isolated rooms this replica serves *instead of* the partitions (docs/DESIGN.md
     # "Scale and placement"): a comma-separated list; empty = serve the partitions.
     referee_rooms: str = ""
     referee_timer_poll_ms: int = Field(10, ge=1, le=10000)
@@ -192,7 +192,7 @@ class GatewaySettings(CommonSettings):
     gateway_host: str = "127.0.0.1"
     gateway_port: int = Field(8000, ge=0, le=65535)
     referee_admin_token: str = ""
-    referee_request_timeout: float = Field(5.0, gt=0, description="API.md: 202 after 5 s")
+    referee_request_timeout: float = Field(5.0, gt=0, description="docs/api.md: 202 after 5 s")
     referee_max_body_bytes: int = Field(256 * 1024, ge=1024)
     # A request that declares a body must send all of it within this time (408 after).
     referee_body_timeout_seconds: float = Field(15.0, gt=0, le=300)

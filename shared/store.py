@@ -1,6 +1,6 @@
 """The versioned commit: state, processed-message record and outbox, atomically.
 
-One Lua script per commit (ARCHITECTURE.md step 2): it checks the state version the handler
+One Lua script per commit (docs/DESIGN.md step 3): it checks the state version the handler
 loaded, refuses a message already processed, checks an optional ``If-Match`` against the
 aggregate's shared version counter, then writes the new state, records the message id,
 bumps the version counter, appends the outbox entries and the audit log entries and writes

@@ -6,7 +6,7 @@ confirmed it, acks the timer with a compare-and-delete (the score must still be 
 so a timer re-armed meanwhile survives). A poller that dies between claim and ack lets the
 lease run out, and another poller fires the timer again: the fired message id is derived
 from the timer id and its due time, so the service's processed-message record drops the
-repeat. Timers never use Redis expiry notifications (LIBRARIES.md).
+repeat. Timers never use Redis expiry notifications (docs/CONTRIBUTING.md).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 ``StrEnum`` members are strings: they compare equal to their value and are written to JSON
 as it, so a stored state or an event payload reads the same as when these were plain
-strings (API.md "Combats", "Events").
+strings (docs/api.md "Fields", "Events").
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ SIDES: tuple[Side, Side] = (Side.ATTACKERS, Side.DEFENDERS)
 
 
 class Phase(StrEnum):
-    """API.md ``phase`` of a combat: opening (umh 1.1), preparation (umh 1.3, l5r Velocidad),
+    """docs/api.md ``phase`` of a combat: opening (umh 1.1), preparation (umh 1.3, l5r Velocidad),
     fighting, ended."""
 
     OPENING = "opening"
@@ -49,7 +49,7 @@ class EndReason(StrEnum):
 
 
 class PublicStatus(StrEnum):
-    """API.md participant ``status`` in ``combat.ended`` and the read model."""
+    """docs/api.md participant ``status`` in ``combat.ended`` and the read model."""
 
     ACTIVE = "active"
     DOWN = "down"
@@ -58,7 +58,7 @@ class PublicStatus(StrEnum):
 
 
 class EffectKind(StrEnum):
-    """API.md effect ``kind``: indirect damage (umh 11.2 - 11.3), crowd control (11.4),
+    """docs/api.md effect ``kind``: indirect damage (umh 11.2 - 11.3), crowd control (11.4),
     states (11.5), and what a player keeps up on himself (boosters, reductions,
     regenerations, mental shields, coatings; umh 7.3, 8.1.1.2, 9.2.6, 9.7)."""
 

@@ -1,4 +1,4 @@
-"""API.md "Actions": one body per action type, answered once the services committed it."""
+"""docs/api.md "Endpoints": one body per action type, answered once the services committed it."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ async def act(
     combats: Annotated[CombatReader, Depends(reader)],
     if_match: Annotated[str | None, Header(alias="If-Match")] = None,
 ) -> JSONResponse:
-    """Perform one action in a combat (see the table of API.md for each type's rules)."""
+    """Perform one action in a combat (see the table of docs/api.md for each type's rules)."""
     tenant = principal.community_id
     expected = _if_match(if_match)
     if action.type in MODERATOR_ONLY_ACTIONS and not principal.is_moderator:

@@ -1,4 +1,4 @@
-"""Operators: communities and their primary keys (API.md "Authentication and tenants")."""
+"""Operators: communities and their primary keys (docs/api.md "Authentication and keys")."""
 
 from __future__ import annotations
 

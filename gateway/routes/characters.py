@@ -1,4 +1,4 @@
-"""API.md "Characters" and "Characters' aftermath"."""
+"""docs/api.md "Endpoints" and "Characters' aftermath"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""API.md "Combats": start, read, list, and the audit log."""
+"""docs/api.md "Fields": start, read, list, and the audit log."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""API.md "Events to frontends": the community's events as Server-Sent Events.
+"""docs/api.md "Events": the community's events as Server-Sent Events.
 
 The stream is the community's Redis stream written by the recorder, served through the
 gateway's fan-out (gateway/fanout.py: one reader per community, a queue per viewer). The

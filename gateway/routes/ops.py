@@ -1,4 +1,4 @@
-"""API.md "Operations": liveness, readiness, metrics."""
+"""docs/api.md "Endpoints": liveness, readiness, metrics."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""API.md "Settings": per community, defaults from the rules; moderators change them.
+"""docs/api.md "Endpoints": per community, defaults from the rules; moderators change them.
 
 A PATCH is a JSON merge patch (RFC 7396) of the stored document: objects merge, a ``null``
 removes the member, so the field goes back to its default. Stored settings are validated

@@ -1,4 +1,4 @@
-"""API.md "Events to frontends": webhooks, their deliveries and manual retries
+"""docs/api.md "Events": webhooks, their deliveries and manual retries
 (docs/webhooks.md). Moderator keys only: a webhook sends every event it wants to its URL."""
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ class AftermathRuleset(Protocol):
     def on_timer(
         self, state: State | None, character: str, timer_id: str, ctx: Context
     ) -> Decision[State]:
-        """One of his wall-clock states is over (RULES.md 7.1)."""
+        """One of his wall-clock states is over (docs/rules.md 7.1)."""
         ...
 
     def check(
@@ -74,7 +74,7 @@ class AftermathRuleset(Protocol):
         ...
 
     def view(self, state: State | None, *, now_ms: int) -> dict[str, Any]:
-        """The read model: ``{"status": API.md status, "history": [...]}``."""
+        """The read model: ``{"status": docs/api.md status, "history": [...]}``."""
         ...
 
     def armed_timers(self, state: State) -> list[TimerRequest]:

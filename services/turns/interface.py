@@ -24,7 +24,7 @@ class TurnsRuleset(Protocol):
         ...
 
     def act(self, state: State, cmd: ActOnCombat, *, now_ms: int) -> Decision[State]:
-        """One action of API.md "Actions" by a participant (or a moderator)."""
+        """One action of docs/api.md "Endpoints" by a participant (or a moderator)."""
         ...
 
     def on_timer(self, state: State, timer: TimerFired, *, now_ms: int) -> Decision[State]:
@@ -38,7 +38,7 @@ class TurnsRuleset(Protocol):
         ...
 
     def view(self, state: State) -> dict[str, Any]:
-        """The read model of API.md "Combats" that this service owns."""
+        """The read model of docs/api.md "Fields" that this service owns."""
         ...
 
     def is_active(self, state: State) -> bool:

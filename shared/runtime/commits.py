@@ -125,7 +125,7 @@ class CommitBuilder:
 
 
 def if_match_of(env: Envelope) -> int | None:
-    """The version an action's ``If-Match`` expects (API.md), if it named one."""
+    """The version an action's ``If-Match`` expects (docs/api.md), if it named one."""
     if env.type != CMD_COMBAT_ACT:
         return None
     expected = env.payload.get("if_match")

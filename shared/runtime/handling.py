@@ -1,6 +1,6 @@
 """Message handling: for each aggregate a message concerns, load, decide, commit, flush.
 
-Per aggregate (ARCHITECTURE.md "One command, end to end"): skip it if the message was
+Per aggregate (docs/DESIGN.md "One command, end to end"): skip it if the message was
 already processed there, load the state, run the pure handler, and commit state + processed
 record + outbox (+ audit log + read model) in one script; on a version conflict reload and
 retry; then carry out what the commit wrote (from memory when the commit claimed its
@@ -80,7 +80,7 @@ class MessageHandling:
                 return "duplicate"
             if_match = if_match_of(env)
             if if_match is not None and loaded.aggregate_version != if_match:
-                # ARCHITECTURE.md step 5: the precondition before the rules, so that the loser
+                # docs/DESIGN.md step 3: the precondition before the rules, so that the loser
                 # of a race gets 409, not the rule code the winner's change now triggers.
                 await self._outgoing.reject(
                     env, version_mismatch(if_match, loaded.aggregate_version)

@@ -1,4 +1,4 @@
-"""A disconnected player's fate (umh 4.3.3, 4.3.4; RULES.md T000-34): on the losing side he
+"""A disconnected player's fate (umh 4.3.3, 4.3.4; test vector T000-34): on the losing side he
 is defeated and open to the winners' post-combat states; on the winning side he falls and
 loses 1 vigor point."""
 

@@ -1,4 +1,4 @@
-"""A flight in the chain (umh 4.2.2, 4.2.3, 4.2.3.1, 4.1.1.1.1; RULES.md T000-35): the
+"""A flight in the chain (umh 4.2.2, 4.2.3, 4.2.3.1, 4.1.1.1.1; test vector T000-35): the
 states it leaves, each ending on the stream when its (short) time is over."""
 
 from __future__ import annotations

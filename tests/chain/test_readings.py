@@ -1,4 +1,4 @@
-"""The readings of RULES.md 6.1 marked "config" in the chain: a community switches them with
+"""The readings of docs/rules.md 6.1 marked "config" in the chain: a community switches them with
 ``PATCH /v1/settings {"umh": {"readings": {...}}}``; each combat takes a snapshot of its
 community's settings when it starts, so a later change never alters a running combat.
 

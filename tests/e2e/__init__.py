@@ -1,1 +1,2 @@
-"""End-to-end tests: the four real processes driven over HTTP and SSE (STYLE.md "Tests")."""
+"""End-to-end tests: the four real processes driven over HTTP and SSE (docs/CONTRIBUTING.md
+"Tests")."""

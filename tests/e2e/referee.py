@@ -3,7 +3,7 @@
 A :class:`Referee` talks to one running :class:`~tests.support.suite.Suite` over HTTP only;
 its communities are :class:`tests.support.play.Community` objects, which the chain tests
 drive over the in-memory chain too. Waiting is always "until this arrives or a timeout"
-(STYLE.md "Tests"): :func:`wait_until` polls the public API and fails with what it was
+(docs/CONTRIBUTING.md "Tests"): :func:`wait_until` polls the public API and fails with what it was
 waiting for and what it last saw.
 """
 

@@ -1,4 +1,4 @@
-"""API.md "Errors": one body for every error, the right status, Spanish on request."""
+"""docs/api.md "Errors": one body for every error, the right status, Spanish on request."""
 
 from __future__ import annotations
 

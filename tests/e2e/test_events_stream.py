@@ -1,4 +1,4 @@
-"""API.md "Events to frontends": the SSE stream, and resuming it with ``Last-Event-ID``."""
+"""docs/api.md "Events": the SSE stream, and resuming it with ``Last-Event-ID``."""
 
 from __future__ import annotations
 

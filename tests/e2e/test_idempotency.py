@@ -1,4 +1,4 @@
-"""API.md "Idempotency and concurrency": Idempotency-Key on POSTs, If-Match on actions."""
+"""docs/api.md "Idempotency, versions and slow answers": Idempotency-Key and If-Match."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""API.md "Authentication and tenants": a key of community A never sees or changes B's data.
+"""docs/api.md "Authentication and keys": a key of community A never sees or changes B's data.
 
 Another community's ids answer 404, not 403, so that a key cannot even learn they exist.
 """
@@ -30,7 +30,7 @@ async def test_another_communitys_key_gets_404_and_never_sees_its_events(
     before = await alpha.combat(cid)
 
     # beta's moderator key: every id of alpha's is unknown to it, on every endpoint that
-    # takes an id (API.md and docs/api.md).
+    # takes an id (docs/api.md and docs/api.md).
     spy = beta.client
     for path in (
         f"/v1/combats/{cid}",

@@ -173,7 +173,7 @@ async def test_a_stale_if_match_is_rejected_as_version_mismatch(
 async def test_a_stale_if_match_is_checked_before_the_rules(
     runtime: RedisServiceRuntime, events: list[Envelope]
 ) -> None:
-    """ARCHITECTURE.md step 5: a command that the rules would refuse and whose If-Match is
+    """docs/DESIGN.md step 3: a command that the rules would refuse and whose If-Match is
     stale is a version mismatch (the loser of a race), not the rule's code."""
     await runtime.handle(command("c1", n=1))
     await runtime.handle(command("c1", n=-1, if_match=0))

@@ -1,6 +1,6 @@
 """Every HTTP call the random player makes, in one place (a client package comes later).
 
-Each call goes through :meth:`Api.send`, which checks what any answer must be (API.md
+Each call goes through :meth:`Api.send`, which checks what any answer must be (docs/api.md
 "Errors"): no 5xx, and every 4xx carries ``{"error": {"code", "message", "rule", "details"}}``.
 What breaks that is a :class:`~tests.randomplay.findings.Finding`; the reply is returned
 either way so the player goes on.
@@ -42,7 +42,7 @@ class Reply:
 
 
 def error_body_problem(reply: Reply) -> str | None:
-    """What is wrong with a 4xx body (API.md "Errors"), or ``None`` when it is right."""
+    """What is wrong with a 4xx body (docs/api.md "Errors"), or ``None`` when it is right."""
     body = reply.body
     if not isinstance(body, dict) or set(body) != {"error"} or not isinstance(body["error"], dict):
         return "not an error body"

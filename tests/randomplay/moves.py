@@ -111,7 +111,7 @@ class RulesetPlayer(Protocol):
         """Every move worth trying now, legal and illegal, each with its weight."""
 
     def violations(self, table: Table, combat: JSON) -> list[str]:
-        """The impossible states this view shows (RULES.md invariants)."""
+        """The impossible states this view shows (docs/rules.md)."""
 
     def carried_over(self, combat: JSON, character: str, status: JSON) -> str | None:
         """What is wrong with ``GET /v1/characters/{character}/status`` after the end of
@@ -141,7 +141,7 @@ def bad_body_moves(rng: random.Random, actor: str) -> list[Move]:
 def preconditions(rng: random.Random, move: Move, version: int) -> tuple[Move, dict[str, str]]:
     """Now and then an action carries an ``Idempotency-Key`` (then it is sent twice and the
     second answer must repeat the first) or an ``If-Match``: one with a version the combat
-    has left behind must be refused (409, API.md "Idempotency and concurrency")."""
+    has left behind must be refused (409, docs/api.md "Idempotency, versions and slow answers")."""
     if move.kind != "act" or not isinstance(move.body, dict):
         return move, {}
     draw = rng.random()

@@ -1,4 +1,4 @@
-"""Random umh sheets (API.md "Characters"): every skill type and defense kind, combos, areas,
+"""Random umh sheets (docs/api.md "Endpoints"): every skill type and defense kind, combos, areas,
 effects, flight, entry and slot skills; VIT low enough that combats end."""
 
 from __future__ import annotations

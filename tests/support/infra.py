@@ -1,6 +1,6 @@
 """Where the real RabbitMQ and Redis are, and how a test cleans up only what it created.
 
-Order (LIBRARIES.md): the URL from the environment; else a container where a Docker engine
+Order (docs/CONTRIBUTING.md): the URL from the environment; else a container where a Docker engine
 runs; else the loopback servers after a quick probe; else the test fails with a clear
 message. Every test works in a namespace of its own and deletes only that namespace.
 """

@@ -1,10 +1,10 @@
-"""Playing combats through the API.md surface, whoever serves it: the real suite over HTTP
+"""Playing combats through the docs/api.md surface, whoever serves it: the real suite over HTTP
 (``tests/e2e``) or the in-memory chain (``tests/chain``).
 
 A :class:`Community` is one tenant seen through its moderator key. It needs a :class:`Host`
 (clients by API key, and a way to wait) and a :class:`Client` with httpx's calling shape.
-Waiting is always "until this arrives or a timeout" (STYLE.md "Tests"): over HTTP the host
-polls in real time; over the chain it moves the fake clock from timer to timer.
+Waiting is always "until this arrives or a timeout" (docs/CONTRIBUTING.md "Tests"): over HTTP the
+host polls in real time; over the chain it moves the fake clock from timer to timer.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def expect(response: A, *statuses: int) -> A:
 
 
 def error_of(response: Answered, status: int, code: str) -> JSON:
-    """The ``error`` object of an API.md error body, after checking status and code."""
+    """The ``error`` object of a docs/api.md error body, after checking status and code."""
     expect(response, status)
     body: JSON = response.json()
     assert set(body) == {"error"}, body

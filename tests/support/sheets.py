@@ -1,4 +1,4 @@
-"""Sheets for the tests that play combats (API.md "Characters"): only what a test varies.
+"""Sheets for the tests that play combats (docs/api.md "Endpoints"): only what a test varies.
 
 umh: :func:`umh_sheet` and its skills; cypher: :func:`pc`, :func:`npc`; l5r: :func:`samurai`.
 """
@@ -55,7 +55,7 @@ def umh_sheet(
     reductions: dict[str, float] | None = None,
     skills: Sequence[JSON] = DEFAULT_SKILLS,
 ) -> JSON:
-    """A umh sheet (API.md "Characters") with only what a test needs to vary."""
+    """A umh sheet (docs/api.md "Endpoints") with only what a test needs to vary."""
     return {
         "name": name,
         "ruleset": "umh",

@@ -1,6 +1,6 @@
 """The gateway's part of a request, played over the in-memory chain: a community's table.
 
-:class:`ChainGateway` answers the API.md requests a combat test makes (characters, settings,
+:class:`ChainGateway` answers the docs/api.md requests a combat test makes (characters, settings,
 combats, actions, the log, a character's status and history, the aftermath commands) the
 way the gateway does: it validates the body with the gateway's own models, asks the same
 gates (:mod:`gateway.gates`), sends the same commands through the chain and answers with the

@@ -1,4 +1,4 @@
-"""The operational files keep the promises of ARCHITECTURE.md "Scale and placement".
+"""The operational files keep the promises of docs/DESIGN.md "Scale and placement".
 
 docker-compose.yml, deploy/Dockerfile, deploy/rabbitmq, deploy/redis, the Procfile, the
 Makefile and .ci/run are read as text or YAML: no Docker, no network.

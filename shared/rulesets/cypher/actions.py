@@ -1,8 +1,9 @@
-"""The actions of the cypher ruleset (API.md "Actions" additions; their type is "cypher.<name>").
+"""The actions of the cypher ruleset (docs/api.md "Endpoints" additions; their type is
+"cypher.<name>").
 
 Every circumstance that moves a difficulty (001 COBERTURA, POSICIÓN, SORPRESA, ALCANCE,
 ILUMINACIÓN, AGUA, MOVIMIENTO) is an explicit field of the attack, declared by the player
-or the moderator (the class RECORD of RULES.md): the referee adds the steps.
+or the moderator (the class RECORD of docs/rules.md): the referee adds the steps.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ Stat = Literal["might", "speed", "intellect"]
 
 
 class Circumstances(ApiModel):
-    """What moves an attack's difficulty, each with its seed heading (RULES.md section 3)."""
+    """What moves an attack's difficulty, each with its seed heading (docs/rules.md section 3)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

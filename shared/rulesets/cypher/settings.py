@@ -1,4 +1,4 @@
-"""cypher's community settings (API.md "Settings" ``cypher``). A combat keeps the values it
+"""cypher's community settings (docs/api.md "Endpoints" ``cypher``). A combat keeps the values it
 started with."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from shared.api_types import ApiModel, Int
 
 
 class CypherSettings(ApiModel):
-    """cypher readings RULES.md 6.2 marks config (seed 001)."""
+    """cypher readings docs/rules.md 6.2 marks config (seed 001)."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -1,4 +1,4 @@
-"""The cypher character sheet (seed 001, RULES.md section 3).
+"""The cypher character sheet (seed 001, docs/rules.md section 3).
 
 A player character (``kind: "pc"``) has three pools (Might / Speed / Intellect: *Vigor*,
 *Velocidad*, *Intelecto*), their edges, a tier (*rango*), Armor, the Effort levels he may

@@ -1,4 +1,4 @@
-"""The actions of the l5r ruleset (API.md "Actions" additions; their type is "l5r.<name>").
+"""The actions of the l5r ruleset (docs/api.md "Endpoints" additions; their type is "l5r.<name>").
 
 Seed 004 ("Resolución de combate", "Posiciones de combate", "Acciones durante el asalto",
 "Aumentos en combate", "Vacío"). Raises declared on an attack are what the player pays for

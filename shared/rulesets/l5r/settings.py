@@ -1,4 +1,4 @@
-"""The l5r readings of RULES.md 6.3 marked "config" (seed 004): the recommended one is the
+"""The l5r readings of docs/rules.md 6.3 marked "config" (seed 004): the recommended one is the
 default. A community changes them with ``PATCH /v1/settings {"l5r": {...}}``; a combat keeps
 the values it started with."""
 

@@ -1,4 +1,4 @@
-"""The l5r character sheet (seed 004, RULES.md section 4), validated in full.
+"""The l5r character sheet (seed 004, docs/rules.md section 4), validated in full.
 
 What the seed rolls and limits: the five rings (Void ring = the Void pool's size, "Vacío
 (pool)"), the eight traits (Reflexes for initiative and the TN to be hit, Agility for melee

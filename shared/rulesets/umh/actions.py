@@ -1,7 +1,7 @@
-"""The umh action bodies of ``POST /v1/combats/{id}/actions`` (API.md "Actions").
+"""The umh action bodies of ``POST /v1/combats/{id}/actions`` (docs/api.md "Endpoints").
 
 They join :data:`shared.actions.Action` through :mod:`shared.rulesets.registry`; services/turns
-receives them unchanged in a ``combat.act`` command. Character ids and squares follow API.md's
+receives them unchanged in a ``combat.act`` command. Character ids and squares follow docs/api.md's
 identifier rules.
 """
 

@@ -61,7 +61,7 @@ class Combatant:
 
 @dataclass(frozen=True)
 class Declaration:
-    """A skill being declared (API.md ``skill`` action).
+    """A skill being declared (docs/api.md ``skill`` action).
 
     ``weapons``: the weapons the skill is used with at once (umh 12.1); ``detected``: the
     ids the actor detects by some means (umh 11.5.13); ``metric``: reading A-61, the
@@ -81,7 +81,7 @@ class Declaration:
 
 @dataclass(frozen=True)
 class Reaction:
-    """A reaction to a pending hit (API.md ``react`` action).
+    """A reaction to a pending hit (docs/api.md ``react`` action).
 
     ``targets``: who the attack targets (empty: the reactor only); ``squares``: the squares
     an area covers (empty: none or no grid); ``indirect``: the hit is an indirect tick;

@@ -1,5 +1,5 @@
-"""umh's community settings (API.md "Settings" ``umh``): the numbers the seed leaves to the
-community and the readings of RULES.md 6.1 marked "config" (the recommended one by default). A
+"""umh's community settings (docs/api.md "Endpoints" ``umh``): the numbers the seed leaves to the
+community and the readings of docs/rules.md 6.1 marked "config" (the recommended one by default). A
 combat keeps the values it started with."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from shared.api_types import ApiModel, Bool, Float, Int
 
 
 class UmhReadings(ApiModel):
-    """The readings of RULES.md 6.1 marked "config": the recommended one is the default."""
+    """The readings of docs/rules.md 6.1 marked "config": the recommended one is the default."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -55,7 +55,7 @@ class UmhReadings(ApiModel):
 
 
 class UmhSettings(ApiModel):
-    """umh numbers the seed leaves to the community (RULES.md A-16, A-20, section 6.1)."""
+    """umh numbers the seed leaves to the community (docs/rules.md A-16, A-20, section 6.1)."""
 
     model_config = ConfigDict(extra="forbid")
 

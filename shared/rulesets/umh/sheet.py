@@ -1,7 +1,7 @@
-"""The umh character sheet (API.md "Characters"), validated in full.
+"""The umh character sheet (docs/api.md "Endpoints"), validated in full.
 
 Nature names, effect names and hardness grades stay in Spanish, as the communities write
-them (GLOSSARY.md). Every limit cites the rule it comes from.
+them (docs/rules.md section 10). Every limit cites the rule it comes from.
 """
 
 from __future__ import annotations

@@ -148,7 +148,7 @@ def resolved(
 
 
 def effects_view(cond: Condition) -> list[dict[str, Any]]:
-    """API.md effects of a cypher combatant: dazed (B-18), stunned (B-15), paralysed."""
+    """docs/api.md effects of a cypher combatant: dazed (B-18), stunned (B-15), paralysed."""
     effects: list[dict[str, Any]] = []
     if cond.dazed_turns:
         effects.append({"kind": "state", "type": "dazed", "actions_left": cond.dazed_turns})

@@ -1,9 +1,9 @@
 """Each combatant's condition inside a combat: the state of services/resolution.
 
 The runtime stores the state as a JSON-ready dict; :class:`CombatCondition` is its domain
-form (``to_dict`` / ``from_dict``). Sheets and the readings of RULES.md 6.1 are the
+form (``to_dict`` / ``from_dict``). Sheets and the readings of docs/rules.md 6.1 are the
 snapshots ``combat.started`` carried, so a sheet or a community setting edited mid-combat
-never changes a running combat (ARCHITECTURE.md).
+never changes a running combat (docs/DESIGN.md).
 """
 
 from __future__ import annotations

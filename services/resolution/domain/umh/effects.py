@@ -61,7 +61,7 @@ def make_effect(
 
 
 def view_of(effect: Effect) -> EffectView:
-    """The public form of an effect (API.md ``effects``)."""
+    """The public form of an effect (docs/api.md ``effects``)."""
     return EffectView(
         effect_id=effect.effect_id,
         kind=str(effect.kind),

@@ -1,4 +1,4 @@
-"""The umh damage pipeline: an ordered list of named steps (umh 9.1.1, RULES.md intro).
+"""The umh damage pipeline: an ordered list of named steps (umh 9.1.1, docs/rules.md section 2).
 
 ``boosters (7.3) -> attack modifiers (11.5.6, 11.5.12, 11.4.12-13) -> immunity (A-37) ->
 RESISTIR (7.1.2.3) -> evasion (8.2.1) -> ability defense / counter (9.2, 8.2.4) ->

@@ -1,4 +1,4 @@
-"""The readings of RULES.md section 6.1 that are a community's choice ("config").
+"""The readings of docs/rules.md section 6.1 that are a community's choice ("config").
 
 Each combat applies its community's: :func:`from_settings` builds them from the settings
 ``combat.started`` carries (``CommunitySettings.umh.readings``, a snapshot taken at the
@@ -19,7 +19,7 @@ from shared.rulesets.umh.settings import UmhReadings as ReadingSettings
 
 @dataclass(frozen=True)
 class UmhReadings:
-    """Recommended readings of seed 000 (RULES.md 6.1) where a community may choose.
+    """Recommended readings of seed 000 (docs/rules.md 6.1) where a community may choose.
 
     - ``metric`` (A-61): grid distance, "chebyshev" or "manhattan".
     - ``indirect_per_turn`` (A-25): False ticks indirect damage per general action from the

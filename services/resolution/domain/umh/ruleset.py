@@ -88,7 +88,7 @@ class UmhResolution:
 
     def on_combat_started(self, payload: dict[str, Any], *, now_ms: int) -> Decision[State]:
         """umh 1.2.1: every participant enters at full VIT with his sheet's snapshot; the
-        combat keeps its community's readings of RULES.md 6.1 (the settings' snapshot)."""
+        combat keeps its community's readings of docs/rules.md 6.1 (the settings' snapshot)."""
         settings = settings_from_message(payload.get("settings"))
         condition = condition_at_start(
             payload, from_settings(settings.ruleset("umh", UmhSettings).readings)
@@ -138,7 +138,7 @@ class UmhResolution:
         return Decision(changed, events)
 
     def view(self, state: State) -> dict[str, Any]:
-        """The per-participant part of API.md "Combats": vit, vit_max, effects, shield."""
+        """The per-participant part of docs/api.md "Fields": vit, vit_max, effects, shield."""
         condition = CombatCondition.from_dict(state)
         participants: dict[str, Any] = {}
         for cid, c in condition.participants.items():

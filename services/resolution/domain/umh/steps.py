@@ -1,4 +1,4 @@
-"""The steps of the umh damage pipeline (umh 9.1.1 and RULES.md "Damage pipeline for 000").
+"""The steps of the umh damage pipeline (umh 9.1.1 and docs/rules.md section 2, row 9).
 
 Every step takes the hit and the flow so far and returns a :class:`StepRecord` (or ``None``
 when it does not apply to this hit); damage never goes below 0 at any step. No rounding

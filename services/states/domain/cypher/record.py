@@ -21,7 +21,7 @@ HISTORY_MAX: Final = 100
 
 
 class Rest(BaseModel):
-    """A rest running (RULES.md 7.1 W14): its number in the day, when it started and ends,
+    """A rest running (docs/rules.md 7.1 W14): its number in the day, when it started and ends,
     its roll's seed (committed when it started, B-8) and what the player asked for."""
 
     model_config = ConfigDict(extra="ignore")

@@ -2,7 +2,7 @@
 
 Pure functions on the character's :class:`CypherRecord` (each changes the copy it is given).
 Four rests a day: the first takes a few seconds (in combat: a turn's action, refereed by
-services/turns), the second 10 minutes, the third 1 hour, the fourth 10 hours (RULES.md 7.1
+services/turns), the second 10 minutes, the third 1 hour, the fourth 10 hours (docs/rules.md 7.1
 W14); a fifth the same day is refused (E_NO_RESTS_LEFT, B-9). The day starts at the
 boundary (default 00:00 server time, B-9); the count starts again lazily on the first input
 of a new day (W15).

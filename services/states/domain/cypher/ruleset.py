@@ -1,7 +1,7 @@
 """services/states for cypher (seed 001): pools, damage track and rests that outlive combats.
 
 One record per character: his pools as his last combat left them, the special-damage steps,
-the rests taken today and the rest running (its wall-clock timer, RULES.md 7.1 W14). Out of
+the rests taken today and the rest running (its wall-clock timer, docs/rules.md 7.1 W14). Out of
 combat the player rests with ``POST /v1/characters/{id}/commands`` ``{"type": "cypher.rest"}``
 (docs/api.md); each roll has a fresh seed whose commitment is published when the
 rest starts and whose seed comes with the roll, so anyone can recompute it.
@@ -356,7 +356,7 @@ class CypherAftermath:
         the last combat and the rests since (001 RECUPERAR), and knows the rests already
         taken today (B-10), per character, in the answer's per-character counters
         (``weekly_uses``), which the gateway hands to the start. A character fights one
-        combat at a time (API.md ``already_in_combat``)."""
+        combat at a time (docs/api.md ``already_in_combat``)."""
         carried: dict[str, dict[str, int]] = {}
         refusals: list[Refusal] = []
         for character, state in states.items():

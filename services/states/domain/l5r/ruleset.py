@@ -1,4 +1,4 @@
-"""services/states for l5r (seed 004): the Void pool between combats (T004-03, RULES.md 7.1
+"""services/states for l5r (seed 004): the Void pool between combats (T004-03, docs/rules.md 7.1
 W15: +1 per day up to the Void ring) and Alentar's per-day count (C-5); the character's
 status shows them in ``ruleset_status.l5r``; a combat starts with them (``states.check``
 answers them per character, and the gateway hands them to the combat's start)."""
@@ -100,8 +100,8 @@ class L5rAftermath:
         payload: dict[str, Any],
         ctx: Context,
     ) -> Decision[State]:
-        """l5r has no character commands (RULES.md section 4)."""
-        raise RuleViolation("not_implemented", "l5r (RULES.md section 4)", ruleset=self.name)
+        """l5r has no character commands (docs/rules.md section 4)."""
+        raise RuleViolation("not_implemented", "l5r", ruleset=self.name)
 
     def on_timer(
         self, state: State | None, character: str, timer_id: str, ctx: Context

@@ -1,4 +1,4 @@
-"""The end of a wall-clock state (RULES.md 7.1): its timer fired, or a moderator lifted it.
+"""The end of a wall-clock state (docs/rules.md 7.1): its timer fired, or a moderator lifted it.
 
 Each end is announced with its own event, so frontends can tell a player the moment he is
 free: ``immunity.expired``, ``room_ban.expired``, ``irrumpir_ban.expired``,

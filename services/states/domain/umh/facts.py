@@ -51,7 +51,7 @@ class SheetFacts:
 
 @dataclass(frozen=True)
 class AftermathConfig:
-    """The community settings a combat took when it started (API.md "Settings"), in ms."""
+    """The community settings a combat took when it started (docs/api.md "Endpoints"), in ms."""
 
     immunity_ms: int = 300_000
     room_ban_ms: int = 900_000

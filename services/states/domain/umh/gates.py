@@ -36,7 +36,7 @@ Rule = Callable[[Gate, str, CharacterRecord], Refusal | None]
 
 
 def in_another_combat(gate: Gate, character: str, record: CharacterRecord) -> Refusal | None:
-    """A character fights one combat at a time (API.md ``already_in_combat``).
+    """A character fights one combat at a time (docs/api.md ``already_in_combat``).
 
     ``ended_combats`` are combats whose end this service may not have applied yet but whose
     read model already says they ended.

@@ -66,7 +66,7 @@ def cancel_immunity_by_attacking(
     """umh 4.2.1 / 4.2.2: attacking or any offensive action ends his immunity at once.
 
     Reading A-56: any offensive action anywhere, including opening a combat by a challenge
-    (4.2.4 by analogy, RULES.md W7). Nothing happens if he is not immune at ``at_ms``.
+    (4.2.4 by analogy, docs/rules.md 7.1 W7). Nothing happens if he is not immune at ``at_ms``.
     """
     immunity = record.immune(at_ms)
     if immunity is None:

@@ -24,7 +24,7 @@ MAX_CHALLENGED_CAPTORS: Final = 3
 
 def imprison_refusal(target: CharacterRecord, *, owns_means: bool) -> RuleViolation | None:
     """umh 4.5.1: the winner owns a skill or a cell that imprisons, and the beaten foe has lost
-    at least 2 vigor points, counting this combat's losses (RULES.md T000-36)."""
+    at least 2 vigor points, counting this combat's losses (test vector T000-36)."""
     if not owns_means:
         return RuleViolation("imprison_not_eligible", "umh 4.5.1", reason="no_skill_or_cell")
     if target.vigor_lost < MIN_VIGOR_LOST_TO_IMPRISON:

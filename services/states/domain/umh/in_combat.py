@@ -56,7 +56,7 @@ def count_weekly_use(record: CharacterRecord, out: Outcome, declared: Declared) 
     """umh 2.3.4.2: one use of a weekly-limited skill in the week of ``at_ms``.
 
     Uses of earlier weeks are forgotten; the reset at the next Monday 00:00 (local) is a timer
-    (RULES.md W13), so the status shows the new week's zero without waiting for a change.
+    (docs/rules.md 7.1 W13), so the status shows the new week's zero without waiting for a change.
     """
     combat = record.open_combat(declared.combat_id)
     timezone = (combat.config if combat else record.config).timezone

@@ -1,7 +1,7 @@
 """A moderator lifts or shortens a timed state, with a recorded reason.
 
 Moderators sanction and correct (umh 4.3.2 leaves sanctions to them; 1.1.5 gives them the
-last word on disputed skills): any wall-clock state of RULES.md 7.1 can be ended now or
+last word on disputed skills): any wall-clock state of docs/rules.md 7.1 can be ended now or
 made to end sooner, never lengthened. The change goes into the character's history with
 the moderator's reason (``status.adjusted``), and a lifted state is announced like any end.
 """

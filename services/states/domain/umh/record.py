@@ -2,7 +2,7 @@
 
 The runtime stores it as a JSON-ready dict; :class:`CharacterRecord` is its domain form
 (frozen dataclasses, converted by pydantic at this one seam). Every wall-clock state is a
-:class:`Timed` with the id of the timer that ends it (RULES.md 7.1), so the timers the record
+:class:`Timed` with the id of the timer that ends it (docs/rules.md 7.1), so the timers the record
 expects are read off the record itself. Lists are bounded so that a character who fights for
 years keeps a small record.
 """
@@ -47,7 +47,7 @@ class HistoryEntry:
 
 @dataclass(frozen=True)
 class Timed:
-    """A wall-clock state ended by the timer ``timer_id`` at ``until_ms`` (RULES.md 7.1).
+    """A wall-clock state ended by the timer ``timer_id`` at ``until_ms`` (docs/rules.md 7.1).
 
     ``key`` says which one where a character can hold several (a room, a cooldown, a state).
     """

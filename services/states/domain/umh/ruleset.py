@@ -68,7 +68,7 @@ def combat_started(
     character: str, payload: Mapping[str, Any], ctx: Context
 ) -> CombatEntered | None:
     """``combat.started`` as seen by ``character`` (None: not his): the sheets and settings
-    the combat took (ARCHITECTURE.md: a snapshot at the start)."""
+    the combat took (docs/DESIGN.md: a snapshot at the start)."""
     sides: Mapping[str, list[str]] = payload["sides"]
     side = side_of(character, sides)
     if side is None:

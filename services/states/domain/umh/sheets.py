@@ -1,4 +1,4 @@
-"""From a umh sheet snapshot (API.md "Characters") to the facts the aftermath keeps of it."""
+"""From a umh sheet snapshot (docs/api.md "Endpoints") to the facts the aftermath keeps of it."""
 
 from __future__ import annotations
 

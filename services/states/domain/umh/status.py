@@ -1,4 +1,4 @@
-"""The read model of a character: ``GET /v1/characters/{id}/status`` (API.md "Characters'
+"""The read model of a character: ``GET /v1/characters/{id}/status`` (docs/api.md "Characters'
 aftermath") and ``GET /v1/characters/{id}/history``. Times are RFC 3339 UTC strings; states
 already over at ``now`` (their timer not yet fired) are left out."""
 
@@ -13,7 +13,7 @@ from shared.payloads import CharacterStatus, RoomBan
 
 
 def status_body(record: CharacterRecord | None, now_ms: int) -> dict[str, Any]:
-    """API.md status: the combat he is in, vigor lost (4.1.4, 4.1.6), immunity (4.2), room and
+    """docs/api.md status: the combat he is in, vigor lost (4.1.4, 4.1.6), immunity (4.2), room and
     IRRUMPIR bans (4.2.3, 4.2.3.1), flight cooldowns (4.1.1.1.1), imprisonment (4.5), weekly
     uses (2.3.4.2), requirements (4.4) and post-combat states (4.1.2, 4.3.1). A character
     never seen has the defaults."""

@@ -37,7 +37,7 @@ from shared.vocabulary import EndReason
 MOVED = "combatant.moved"
 REROLL_REQUESTED = "initiative.reroll_requested"
 GENERIC = frozenset({"annul", "resume", "flee", "pass_turn", "ready"})
-"""API.md actions that cypher referees too; the other umh ones are ``not_implemented``."""
+"""docs/api.md actions that cypher referees too; the other umh ones are ``not_implemented``."""
 
 
 def act(state: CypherCombat, cmd: ActOnCombat, now_ms: int) -> Decision[State]:
@@ -46,7 +46,7 @@ def act(state: CypherCombat, cmd: ActOnCombat, now_ms: int) -> Decision[State]:
     if state.ended:
         raise RuleViolation("combat_ended", "cypher ASALTO")
     if not action.type.startswith("cypher.") and action.type not in GENERIC:
-        raise RuleViolation("not_implemented", "cypher (RULES.md section 3)", type=action.type)
+        raise RuleViolation("not_implemented", "cypher", type=action.type)
     shared_words(action)
     out = Outcome()
     if isinstance(action, AnnulAction | CypherRerollInitiative):
@@ -133,7 +133,7 @@ def checked(state: CypherCombat, action: Action, part: Condition) -> None:
     elif isinstance(action, CypherRecover):
         checks.check_recover(action, part)
     else:
-        raise RuleViolation("not_implemented", "cypher (RULES.md section 3)", type=action.type)
+        raise RuleViolation("not_implemented", "cypher", type=action.type)
 
 
 def free_move(state: CypherCombat, action: CypherMove, part: Condition, out: Outcome) -> None:

@@ -156,14 +156,14 @@ def check_end(state: CypherCombat, out: Outcome, now_ms: int) -> bool:
 
 
 def public_status(status: Status) -> PublicStatus:
-    """API.md's participant status: active | down | fled (dead and debilitated are down)."""
+    """docs/api.md's participant status: active | down | fled (dead and debilitated are down)."""
     if status in (Status.DEAD, Status.DEBILITATED):
         return PublicStatus.DOWN
     return PublicStatus(str(status))
 
 
 def ended_participants(state: CypherCombat) -> dict[str, dict[str, Any]]:
-    """Each one's side and API.md status in ``combat.ended``; the dead reached "zero"."""
+    """Each one's side and docs/api.md status in ``combat.ended``; the dead reached "zero"."""
     return {
         c: {
             "side": str(p.side),

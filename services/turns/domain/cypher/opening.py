@@ -3,7 +3,7 @@
 Checks, in order: every sheet is a valid cypher sheet (``ruleset_mismatch``,
 ``invalid_request``); nobody twice (``duplicate_participant``); nobody dead (``dead``) and
 someone able to fight on each side (``debilitated``), from the pools the fighters carry.
-Then initiative (B-2) and the first round. The opening of API.md (challenge or skill) only
+Then initiative (B-2) and the first round. The opening of docs/api.md (challenge or skill) only
 names the sides: in cypher every combat opens with initiative.
 """
 

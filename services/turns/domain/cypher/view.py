@@ -1,4 +1,4 @@
-"""The read model of API.md "Combats" for cypher, the fields services/turns owns: round,
+"""The read model of docs/api.md "Fields" for cypher, the fields services/turns owns: round,
 turn, order, initiative, and per participant his condition (pools, track, special damage)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from shared.rulesets.cypher.conditions import Condition
 
 
 def participant_view(state: CypherCombat, character: str, p: Condition) -> dict[str, Any]:
-    """One combatant: API.md status, his condition (pools, track, special damage), rests."""
+    """One combatant: docs/api.md status, his condition (pools, track, special damage), rests."""
     dumped = p.to_dict()
     return {
         "side": dumped["side"],
@@ -50,7 +50,7 @@ def turn_view(state: CypherCombat, turn: Turn | None) -> dict[str, Any] | None:
 
 
 def view(state: CypherCombat) -> dict[str, Any]:
-    """The combat as API.md "Combats" shows it (the fields services/turns owns)."""
+    """The combat as docs/api.md "Fields" shows it (the fields services/turns owns)."""
     dumped = state.to_dict()
     return {
         "id": state.id,

@@ -199,7 +199,7 @@ def end_if_beaten(state: L5rCombat, out: Outcome, now_ms: int) -> bool:
 
 
 def public_status(p: Fighter) -> PublicStatus:
-    """API.md's participant status: fled, active, or down (any fallen rank)."""
+    """docs/api.md's participant status: fled, active, or down (any fallen rank)."""
     if p.status == "fled":
         return PublicStatus.FLED
     return PublicStatus.ACTIVE if p.status == "active" else PublicStatus.DOWN
@@ -262,7 +262,7 @@ def ended_payload(
 
 
 def on_timer(state: L5rCombat, timer_id: str, now_ms: int) -> Outcome | None:
-    """RULES.md 7.1 W1 (preparation) and W2 (turn): the window ran out. Stale: ``None``."""
+    """docs/rules.md 7.1 W1 (preparation) and W2 (turn): the window ran out. Stale: ``None``."""
     if state.ended or timer_id not in state.timers:
         return None
     armed = state.timers.pop(timer_id)

@@ -65,7 +65,7 @@ def counters(cmd: StartCombat, cid: str) -> dict[str, int]:
 
 def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> tuple[L5rCombat, Outcome]:
     """Paso 1: the combat opens in preparation; initiative is rolled when everyone is ready
-    (``l5r.ready``) or the preparation window (RULES.md 7.1 W1, the community's
+    (``l5r.ready``) or the preparation window (docs/rules.md 7.1 W1, the community's
     ``timers.preparation_seconds``) runs out."""
     sheets = check(cmd)
     sides = {Side.ATTACKERS: [cmd.attacker], Side.DEFENDERS: list(cmd.defenders)}

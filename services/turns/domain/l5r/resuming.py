@@ -6,7 +6,7 @@ turn's clock is re-armed meanwhile, so it never runs out on its own).
 
 ``resume`` (moderator only, with a reason): ``forbidden``, then ``combat_not_stalled``; the
 attack awaiting its resolution is abandoned; ``combat.resumed``; then the preparation round
-gets its clock again (RULES.md 7.1 W1), or the current turn's clock starts again in full
+gets its clock again (docs/rules.md 7.1 W1), or the current turn's clock starts again in full
 (W2), or, with no current turn, the next turn starts.
 """
 

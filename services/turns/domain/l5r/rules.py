@@ -1,7 +1,7 @@
 """Pure rules of seed 004 that services/turns applies: raises, TN, stances, Void, initiative.
 
 No I/O, no clock, no global random: dice come in as a stream. Every function names its rule
-(RULES.md section 4 and the readings C-n of 6.3).
+(docs/rules.md section 4 and the readings C-n of 6.3).
 """
 
 from __future__ import annotations

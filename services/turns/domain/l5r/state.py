@@ -57,7 +57,7 @@ class PendingAttack(_Part):
 
 
 class Settings(L5rSettings):
-    """The community settings copied at the start: the clocks and the readings of RULES.md
+    """The community settings copied at the start: the clocks and the readings of docs/rules.md
     6.3 marked "config"."""
 
     model_config = ConfigDict(extra="ignore")

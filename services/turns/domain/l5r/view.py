@@ -1,4 +1,4 @@
-"""The read model of API.md "Combats" for l5r, the fields services/turns owns: round, turn,
+"""The read model of docs/api.md "Fields" for l5r, the fields services/turns owns: round, turn,
 order, and per participant wounds and rank (C-7), stance, Void, initiative, TN to be hit."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def timers_view(state: L5rCombat) -> list[dict[str, Any]]:
 
 
 def view(state: L5rCombat) -> dict[str, Any]:
-    """The combat as API.md "Combats" shows it (the fields services/turns owns)."""
+    """The combat as docs/api.md "Fields" shows it (the fields services/turns owns)."""
     d = state.to_dict()
     result = d["result"]
     preparing = state.phase == Phase.PREPARATION

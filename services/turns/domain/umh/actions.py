@@ -1,4 +1,4 @@
-"""Actions of API.md "Actions": the checks every action shares, then its type's module.
+"""Actions of docs/api.md "Endpoints": the checks every action shares, then its type's module.
 
 Every action is checked, in order: the combat has not ended (``combat_ended``, umh 4.1.1);
 ``join`` (its actor is not a participant yet, umh 1.2.4), ``annul`` (a moderator's, umh

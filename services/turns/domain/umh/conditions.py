@@ -120,7 +120,7 @@ def check_flight(actor: Participant, skill: SkillInfo | None) -> None:
 
 
 def effects_view(participant: Participant) -> list[dict[str, Any]]:
-    """The mirrored effects as API.md shows them (with what each one blocks)."""
+    """The mirrored effects as docs/api.md shows them (with what each one blocks)."""
     return [
         {**e.effect.model_dump(mode="json"), "blocks": list(e.blocks)}
         for e in participant.effects.values()

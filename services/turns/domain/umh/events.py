@@ -1,4 +1,4 @@
-"""Event types that only frontends consume (API.md "Events to frontends"), beside the ones
+"""Event types that only frontends consume (docs/api.md "Events"), beside the ones
 in ``shared/messages.py`` that other services consume too. Past tense, snake_case parts."""
 
 from __future__ import annotations

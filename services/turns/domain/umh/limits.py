@@ -60,7 +60,7 @@ def weekly_used(actor: Participant, skill: SkillInfo, week: str) -> int:
 def check_weekly(actor: Participant, skill: SkillInfo, now_ms: int, settings: Settings) -> None:
     """umh 2.3.4.2: a skill with weekly uses is refused once they are spent this week.
 
-    No code of RULES.md section 9 names this: ``on_cooldown`` with the weekly rule.
+    No code of docs/rules.md section 9 names this: ``on_cooldown`` with the weekly rule.
     """
     if skill.uses_per_week is None:
         return

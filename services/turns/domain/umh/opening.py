@@ -111,7 +111,7 @@ def check_skill_opening(cmd: StartCombat, sheet: UmhSheet) -> Skill:
 
 
 def settings_of(cmd: StartCombat) -> Settings:
-    """The community settings this combat keeps for its whole life (RULES.md 7.1, A-16,
+    """The community settings this combat keeps for its whole life (docs/rules.md 7.1, A-16,
     A-20, the readings of 6.1 turns applies); the join veto window lasts ``veto_seconds``,
     as long as a defense window unless the community set it (umh 1.2.4.1)."""
     timers, umh = cmd.settings.timers, cmd.settings.ruleset("umh", UmhSettings)

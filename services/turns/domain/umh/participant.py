@@ -147,7 +147,7 @@ class Participant:
     # --- who he is in the fight ----------------------------------------------------------
     @property
     def active(self) -> bool:
-        """He may act: standing and connected (API.md status ``active``)."""
+        """He may act: standing and connected (docs/api.md status ``active``)."""
         return self.status == ACTIVE
 
     @property

@@ -65,7 +65,7 @@ class Turn:
 
 @dataclass(frozen=True)
 class Readings:
-    """The readings of RULES.md 6.1 marked "config" that turns applies: the combat's copy of
+    """The readings of docs/rules.md 6.1 marked "config" that turns applies: the combat's copy of
     ``CommunitySettings.umh.readings`` (shared/settings.py), the recommended one by default.
 
     - ``lone_fighter_bucket_cap`` (A-15): the +2 PA never take the lone fighter past the
@@ -99,9 +99,9 @@ class Readings:
 
 @dataclass
 class Settings:
-    """The community settings copied into the combat at its start (RULES.md 7.1, 6.1).
+    """The community settings copied into the combat at its start (docs/rules.md 7.1, 6.1).
 
-    ``readings`` holds the readings of RULES.md 6.1 marked "config" (a state written before
+    ``readings`` holds the readings of docs/rules.md 6.1 marked "config" (a state written before
     they were copied loads with the recommended ones).
     """
 

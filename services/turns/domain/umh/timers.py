@@ -1,4 +1,4 @@
-"""Timers firing (RULES.md 7.1: W1 preparation, W2 turn, W3 defense, W9 disconnection; and
+"""Timers firing (docs/rules.md 7.1: W1 preparation, W2 turn, W3 defense, W9 disconnection; and
 the veto window of an IRRUMPIR, an interference turn, an answer to an anticipation).
 
 A timer is live only while its id is in ``state.timers``; anything else (already fired,

@@ -1,6 +1,6 @@
-"""The read model of API.md "Combats", the fields services/turns owns.
+"""The read model of docs/api.md "Fields", the fields services/turns owns.
 
-Beyond API.md: ``pending_joins`` (IRRUMPIR veto windows), ``pact_offers``, ``interference``,
+Beyond docs/api.md: ``pending_joins`` (IRRUMPIR veto windows), ``pact_offers``, ``interference``,
 ``stalemate_rounds``, ``slot_boosts``, ``timers`` (every clock with its deadline), and per
 participant his position, PA bucket, per-round and per-combat counters, cooldowns (rounds
 left), mirrored effects and what they block, his disconnection grace, and ``stats``: the
@@ -153,7 +153,7 @@ def result_view(state: CombatState) -> dict[str, Any] | None:
 
 
 def view(state_dict: dict[str, Any]) -> dict[str, Any]:
-    """API.md "Combats": everything but ``version`` and the condition owned by resolution."""
+    """docs/api.md "Fields": everything but ``version`` and the condition owned by resolution."""
     state = CombatState.from_dict(state_dict)
     return {
         "id": state.id,

@@ -1,4 +1,4 @@
-"""RULES.md 5.2 T001-01 .. T001-08, T001-12: damage, Armor, the cascade, the track, Effort's
+"""docs/rules.md 5.2 T001-01 .. T001-08, T001-12: damage, Armor, the cascade, the track, Effort's
 cost and recovery rolls (seed 001 DAÑO, ARMADURA, INDICADOR, RECUPERAR)."""
 
 from __future__ import annotations

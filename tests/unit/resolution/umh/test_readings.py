@@ -1,4 +1,4 @@
-"""The readings of RULES.md 6.1 that a community may switch ("config"), as services/resolution
+"""The readings of docs/rules.md 6.1 that a community may switch ("config"), as services/resolution
 applies them: each table flips the community setting that ``combat.started`` carries
 (``settings.umh.readings``) and shows the other behaviour on the same hit."""
 

@@ -1,4 +1,4 @@
-"""RULES.md 5.1 vectors of the damage side (umh 7 - 9), through resolution.requested: the
+"""docs/rules.md 5.1 vectors of the damage side (umh 7 - 9), through resolution.requested: the
 table of single hits."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md 5.1 vectors of the damage side (umh 7 - 12), through resolution.requested:
+"""docs/rules.md 5.1 vectors of the damage side (umh 7 - 12), through resolution.requested:
 boosters, multi-impact and area hits, natures and the effects a hit carries."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md 5.1 vectors of states, time and positions (umh 7.1.1.5 - 7.1.1.6, 10, 11)."""
+"""docs/rules.md 5.1 vectors of states, time and positions (umh 7.1.1.5 - 7.1.1.6, 10, 11)."""
 
 from __future__ import annotations
 

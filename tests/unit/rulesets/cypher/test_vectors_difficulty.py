@@ -1,4 +1,4 @@
-"""RULES.md 5.2 T001-14 .. T001-19: distances, the long move, and every step modifier
+"""docs/rules.md 5.2 T001-14 .. T001-19: distances, the long move, and every step modifier
 (seed 001 DISTANCIA, COBERTURA, POSICIÓN, SORPRESA, ALCANCE, ILUMINACIÓN, AGUA, MOVIMIENTO)."""
 
 from __future__ import annotations

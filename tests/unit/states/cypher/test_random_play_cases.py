@@ -16,7 +16,7 @@ def ctx(now_ms: int) -> Context:
 
 
 def test_a_fighter_in_a_running_combat_cannot_start_another() -> None:
-    """API.md ``already_in_combat``: Ana fights c_1; a challenge of hers in another room is
+    """docs/api.md ``already_in_combat``: Ana fights c_1; a challenge of hers in another room is
     refused until c_1 ends (was allowed: cypher's start check read only the pools)."""
     started = {"combat_id": "c_1", "ruleset": "cypher", "sheets": {"ana": {"tier": 1}}}
     state = STATES.on_event(None, "ana", "combat.started", started, ctx(T0)).state

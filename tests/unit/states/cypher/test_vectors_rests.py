@@ -1,4 +1,4 @@
-"""RULES.md 5.2 T001-09 .. T001-11: rests through the day and the special-damage option
+"""docs/rules.md 5.2 T001-09 .. T001-11: rests through the day and the special-damage option
 (seed 001 RECUPERAR, B-8 - B-10), in services/states and in a combat."""
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ MINUTE = 60 * SECOND
 HOUR = 60 * MINUTE
 
 T0 = int(datetime(2025, 5, 14, 20, 0, tzinfo=MADRID).timestamp() * 1000)
-"""A Wednesday, 20:00 in Madrid: RULES.md T000-35's "HUIR at 20:00"."""
+"""A Wednesday, 20:00 in Madrid: test vector T000-35's "HUIR at 20:00"."""
 
 JSON = dict[str, Any]
 

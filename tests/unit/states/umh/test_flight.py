@@ -1,4 +1,4 @@
-"""Fleeing (umh 4.1.1.1 - 4.1.1.1.2, 4.2.2, 4.2.3, 4.2.3.1): RULES.md T000-35."""
+"""Fleeing (umh 4.1.1.1 - 4.1.1.1.2, 4.2.2, 4.2.3, 4.2.3.1): test vector T000-35."""
 
 from __future__ import annotations
 

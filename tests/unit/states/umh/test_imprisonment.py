@@ -1,4 +1,4 @@
-"""Imprisonment (umh 4.5.1 - 4.5.4): RULES.md T000-36 and the prisoner's limits."""
+"""Imprisonment (umh 4.5.1 - 4.5.4): test vector T000-36 and the prisoner's limits."""
 
 from __future__ import annotations
 

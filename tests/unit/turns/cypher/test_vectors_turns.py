@@ -1,4 +1,4 @@
-"""RULES.md 5.2 T001-13, T001-16, T001-20, T001-21 and the turn economy of seed 001 (ASALTO,
+"""docs/rules.md 5.2 T001-13, T001-16, T001-20, T001-21 and the turn economy of seed 001 (ASALTO,
 ACCIÓN, INICIATIVA, INDICADOR, DAÑO ESPECIAL), on the pure turns and resolution rulesets."""
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ def test_effort_is_paid_from_the_pool_and_limited_by_the_sheet_b7() -> None:
 
 
 def test_the_turn_timer_passes_the_turn() -> None:
-    """RULES.md 8 (turn): the community's turn clock (5 minutes by default) passes it."""
+    """docs/rules.md 7.1 W2 (turn): the community's turn clock (5 minutes by default) passes it."""
     ref = duel()
     me = ref.actor
     ref.fire_turn_timer()

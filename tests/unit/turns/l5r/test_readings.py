@@ -1,4 +1,4 @@
-"""The readings of RULES.md 6.3 marked "config" (C-5, C-17, C-24, C-27): the default is the
+"""The readings of docs/rules.md 6.3 marked "config" (C-5, C-17, C-24, C-27): the default is the
 recommended one; each setting flips it for the combats that start afterwards. Paso 3."""
 
 from __future__ import annotations

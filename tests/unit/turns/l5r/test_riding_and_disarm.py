@@ -156,7 +156,7 @@ def test_004_persistencia_more_than_one_point(
 
 
 def test_004_persistencia_one_use_when_the_setting_is_off() -> None:
-    """``persistencia_more_points: false`` keeps RULES.md T004-05: one use per roll."""
+    """``persistencia_more_points: false`` keeps test vector T004-05: one use per roll."""
     c, actor, foe = wounded_attacker(persistencia_more_points=False)
     body = {"type": "l5r.attack", "actor": actor, "target": foe, "void": ["persistencia"]}
     assert code(c, {**body, "void": ["persistencia", "mejora_die"]}) == "one_void_use_per_roll"

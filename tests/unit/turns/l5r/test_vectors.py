@@ -1,4 +1,4 @@
-"""RULES.md 5.3: every test vector of document 004 (T004-01 .. T004-28) on the pure rules,
+"""docs/rules.md 5.3: every test vector of document 004 (T004-01 .. T004-28) on the pure rules,
 with scripted dice where a roll matters. Flows through a whole combat: test_combat.py."""
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def test_t004_04_void_costs() -> None:
 
 
 def test_t004_05_one_void_use_per_roll() -> None:
-    """T004-05 as RULES.md has it: the reading with ``persistencia_more_points`` off."""
+    """T004-05 as docs/rules.md has it: the reading with ``persistencia_more_points`` off."""
     uses = ["mejora_die", "persistencia"]
     code = code_of(rules.check_void_on_roll, uses, persistencia_more_points=False)
     assert code == "one_void_use_per_roll"

@@ -1,4 +1,4 @@
-"""The readings of RULES.md 6.1 that a community may switch ("config"), as services/turns
+"""The readings of docs/rules.md 6.1 that a community may switch ("config"), as services/turns
 applies them: each table starts the combat with the community setting flipped
 (``StartCombat.settings.umh.readings``) and shows the other behaviour. Also the IRRUMPIR veto
 window (``timers.veto_seconds``) and states kept before the readings were copied."""

@@ -1,4 +1,4 @@
-"""The read model (API.md "Combats") and the state's JSON form."""
+"""The read model (docs/api.md "Fields") and the state's JSON form."""
 
 from __future__ import annotations
 

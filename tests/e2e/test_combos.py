@@ -134,15 +134,16 @@ async def test_every_hit_of_a_combo_resolves_once(
 
 
 async def test_a_combo_on_two_targets_gives_each_hit_a_window_per_target(referee: Referee) -> None:
-    """umh 8.1.1.1.1 / 8.1.1.3.2: a 2-hit combo on bruno and carla; per hit, bruno defends and
-    carla takes it; every hit is resolved once for both, then ana's turn runs again."""
+    """umh 8.1.1.1.1 / 8.1.1.3.2: a 2-hit combo on bruno and carla; bruno blocks hit 1 and,
+    his Bloqueo spent for the round (2.3.1.3), takes hit 2; carla takes both; every hit is
+    resolved once for both, then ana's turn runs again."""
     community, cid = await against_two(referee, hits=2)
     attack = await community.use_skill(cid, "ana", "Tajo", ["bruno", "carla"])
     action_id = attack["action_id"]
     for hit in (1, 2):
         await window_of(community, cid, action_id, "bruno", hit)
         await window_of(community, cid, action_id, "carla", hit)
-        await answer(community, cid, "bruno", action_id, "Bloqueo")
+        await answer(community, cid, "bruno", action_id, "Bloqueo" if hit == 1 else None)
         await answer(community, cid, "carla", action_id, None)
 
     resolved = await resolved_hits(community, cid, action_id, 2)
@@ -166,9 +167,9 @@ async def test_a_combo_on_two_targets_gives_each_hit_a_window_per_target(referee
 async def test_an_area_combo_on_squares_resolves_every_hit(
     referee: Referee, targets: list[object]
 ) -> None:
-    """umh 6.1.1 / 8.1.1.1.1: a 2-hit area aimed at bruno's square. Naming bruno too, he gets
-    a window per hit; naming only the square, nobody has a window and each hit goes straight
-    to resolution. Either way each hit is resolved once and ana's turn runs again."""
+    """umh 6.1.1 / 8.1.1.1.1: a 2-hit area aimed at bruno's square. Named or not, bruno stands
+    on its square, so the area hits him and he gets a window per hit; each hit is resolved
+    once and ana's turn runs again."""
     community = await referee.new_community()
     tormenta = combo("Tormenta", hits=2, reach=3, area={"shape": "square", "size": 1})
     ana = umh_sheet_with("Ana", skills=[tormenta], stats={"vel": 6})
@@ -189,17 +190,14 @@ async def test_an_area_combo_on_squares_resolves_every_hit(
         cid, {"type": "skill", "actor": "ana", "skill": "Tormenta", "targets": targets}
     )
     action_id = attack["action_id"]
-    named = "bruno" in targets
-    if named:
-        for hit in (1, 2):
-            await window_of(community, cid, action_id, "bruno", hit)
-            await answer(community, cid, "bruno", action_id, None)
+    for hit in (1, 2):
+        await window_of(community, cid, action_id, "bruno", hit)
+        await answer(community, cid, "bruno", action_id, None)
     resolved = await resolved_hits(community, cid, action_id, 2)
     assert_each_hit_once(resolved, 2)
     combat = await resumed_turn(community, cid, "ana")
     lost = damage_to(resolved, "bruno")
-    if named:
-        assert lost == 2 * TAJO_DAMAGE
+    assert lost == 2 * TAJO_DAMAGE
     assert combat["participants"]["bruno"]["vit"] == 1000 - lost
     assert_no_event_twice(await community.events_of(cid))
 

@@ -117,6 +117,14 @@ class Suite:
     def restart(self, name: str) -> None:
         self.start(name)
 
+    def freeze(self, name: str) -> None:
+        """SIGSTOP: the process hangs with its connections open (its consumers stay attached)."""
+        self.procs[name].send_signal(signal.SIGSTOP)
+
+    def thaw(self, name: str) -> None:
+        """SIGCONT: a frozen process goes on where it stopped."""
+        self.procs[name].send_signal(signal.SIGCONT)
+
     def stop_all(self) -> None:
         for proc in self.procs.values():
             if proc.poll() is None:

@@ -108,7 +108,7 @@ chaos: venv ## every fault scenario on a private RabbitMQ and Redis (python -m t
 # Tests marked `slow` (the chaos quick run, the long stateful property run, schemathesis) run
 # only in test-all, which CI runs (.ci/run).
 test: venv ## unit, chain, integration and e2e tests, the slow ones deselected
-	$(BIN)/pytest -m "not slow" $(TEST_DIRS)
+	$(BIN)/pytest -m "not slow" -n 4 --dist loadfile $(TEST_DIRS)
 
 test-all: venv ## every test, the slow ones too (what CI runs)
 	$(BIN)/pytest $(TEST_DIRS)

@@ -18,7 +18,7 @@ from tests.support.suite import Suite
 
 pytestmark = [pytest.mark.e2e]
 
-SHORT = Plan.from_env(seconds=30.0, concurrency=2)
+SHORT = Plan.from_env(seconds=20.0, concurrency=2)
 LONG = Plan.from_env(seeds=(100_000, None), seconds=120.0, concurrency=3)
 DRAIN_SECONDS = 120
 """Beyond the play time: the last combats' annulment, their end and their aftermath."""

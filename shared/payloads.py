@@ -15,7 +15,7 @@ from shared.settings import CommunitySettings, known_only
 from shared.vocabulary import EndReason, PublicStatus, Side
 
 
-class _Payload(BaseModel):
+class ServicePayload(BaseModel):
     """A message between services. Read tolerantly: a field that a newer service adds is
     ignored by an older one, so the services can be upgraded one at a time (a strict reader
     would fail every such message until its delivery limit and dead-letter it). The public
@@ -24,7 +24,7 @@ class _Payload(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
-class Opening(_Payload):
+class Opening(ServicePayload):
     """How the combat opens (umh 1.1.1): a challenge or an offensive skill."""
 
     kind: Literal["challenge", "skill"]
@@ -32,7 +32,7 @@ class Opening(_Payload):
     targets: list[str] = Field(default_factory=list)
 
 
-class Terrain(_Payload):
+class Terrain(ServicePayload):
     """The room a combat on a grid is fought in (umh 11.6.1): its size in squares (columns
     0 to width - 1, rows 0 to height - 1; none: unbounded) and the squares no one can walk
     on (obstacles)."""
@@ -41,7 +41,7 @@ class Terrain(_Payload):
     obstacles: list[tuple[int, int]] = Field(default_factory=list)
 
 
-class StartCombat(_Payload):
+class StartCombat(ServicePayload):
     """``combat.start``: gateway -> turns. Sheets are snapshots taken at the start."""
 
     combat_id: str
@@ -70,7 +70,7 @@ class StartCombat(_Payload):
     dice: dict[str, Any] | None = None
 
 
-class ActOnCombat(_Payload):
+class ActOnCombat(ServicePayload):
     """``combat.act``: gateway -> turns, one action of docs/api.md "Endpoints"."""
 
     action_id: str = Field(pattern=r"^a_[0-9a-f]{32}$")
@@ -86,7 +86,7 @@ class ActOnCombat(_Payload):
     weekly_uses: dict[str, int] = Field(default_factory=dict)
 
 
-class TimerFired(_Payload):
+class TimerFired(ServicePayload):
     """``timer.fired``: the scheduler -> the service that armed the timer."""
 
     timer_id: str
@@ -99,14 +99,14 @@ Square = tuple[int, int]
 Height = Literal["suelo", "alzada", "voladora"]
 
 
-class Position(_Payload):
+class Position(ServicePayload):
     """Where a combatant is (umh 5, 10): a grid square (if the combat uses a grid) and a height."""
 
     square: Square | None = None
     height: Height = "suelo"
 
 
-class ReactionChoice(_Payload):
+class ReactionChoice(ServicePayload):
     """How one target answered (or did not answer) an action (umh 8.2, 9.2)."""
 
     skill: str | None = None
@@ -120,7 +120,7 @@ class ReactionChoice(_Payload):
     )
 
 
-class ResolutionRequested(_Payload):
+class ResolutionRequested(ServicePayload):
     """``resolution.requested``: turns -> resolution, once every reaction to a hit is in.
 
     A combo (umh 8.1.1.1.1) is resolved hit by hit: ``hit`` of ``hits``, each with its own
@@ -149,7 +149,7 @@ class ResolutionRequested(_Payload):
     weapon_effects: str | None = Field(None, description="umh 12.3: whose effects apply")
 
 
-class EffectView(_Payload):
+class EffectView(ServicePayload):
     """One active effect on a combatant, as the combat shows it (docs/api.md ``effects``)."""
 
     effect_id: str
@@ -161,7 +161,7 @@ class EffectView(_Payload):
     limb: str | None = Field(None, description="umh 11.5.5: the limb an amputation took")
 
 
-class HitResult(_Payload):
+class HitResult(ServicePayload):
     """What one hit did to one target, step by step (umh 9.1.1)."""
 
     target: str
@@ -175,7 +175,7 @@ class HitResult(_Payload):
     effects: list[EffectView] = Field(default_factory=list)
 
 
-class ActionResolved(_Payload):
+class ActionResolved(ServicePayload):
     """``action.resolved``: resolution -> turns (and everyone), one hit of one action.
 
     Besides the damage, what turns must apply: the hit did not happen at all (``cancelled``:
@@ -204,7 +204,7 @@ class ActionResolved(_Payload):
     error: dict[str, Any] | None = None
 
 
-class EffectApplied(_Payload):
+class EffectApplied(ServicePayload):
     """``effect.applied``: resolution -> turns, states, frontends.
 
     ``blocks`` lists what the effect forbids its carrier, for turns to refuse: ``act``
@@ -223,7 +223,7 @@ class EffectApplied(_Payload):
     )
 
 
-class EffectExpired(_Payload):
+class EffectExpired(ServicePayload):
     """``effect.expired``: resolution -> turns, frontends."""
 
     combat_id: str
@@ -234,7 +234,7 @@ class EffectExpired(_Payload):
     reason: Literal["duration", "replaced", "broken", "removed", "fallen"] = "duration"
 
 
-class CombatantDown(_Payload):
+class CombatantDown(ServicePayload):
     """``combatant.down``: reached 0 VIT (umh 4.1.1.2), by a hit or outside any (a tick)."""
 
     character: str
@@ -243,7 +243,7 @@ class CombatantDown(_Payload):
     cause: Literal["damage", "indirect", "fall", "collision"] = "damage"
 
 
-class ActionDeclared(_Payload):
+class ActionDeclared(ServicePayload):
     """``action.declared``: turns -> resolution, states, frontends.
 
     ``general_action`` says whether it counts for durations and ticks (reading A-26: offensive
@@ -263,7 +263,7 @@ class ActionDeclared(_Payload):
     weekly_limit: int | None = Field(None, description="umh 2.3.4.2: the skill's weekly uses")
 
 
-class TurnEnded(_Payload):
+class TurnEnded(ServicePayload):
     """``turn.ended``: regenerations apply at the end of each own turn (umh 2.3.6)."""
 
     actor: str
@@ -272,7 +272,7 @@ class TurnEnded(_Payload):
     turn_seq: int = 0
 
 
-class CombatantJoined(_Payload):
+class CombatantJoined(ServicePayload):
     """``combatant.joined``: turns -> resolution (its condition), states (in combat)."""
 
     combat_id: str
@@ -286,7 +286,7 @@ class CombatantJoined(_Payload):
     square: tuple[int, int] | None = Field(None, description="where he entered on the grid")
 
 
-class CombatantFled(_Payload):
+class CombatantFled(ServicePayload):
     """``combatant.fled``: turns -> states (umh 4.1.1.1, 4.2.2, 4.2.3, 4.1.1.1.1)."""
 
     combat_id: str
@@ -300,7 +300,7 @@ class CombatantFled(_Payload):
     fled_at_ms: int
 
 
-class StatesCheck(_Payload):
+class StatesCheck(ServicePayload):
     """``states.check``: the gateway asks services/states before a combat starts, someone
     joins or someone flees (umh 1.1.1.2, 4.2, 4.5). Read-only: nothing is committed."""
 
@@ -315,14 +315,14 @@ class StatesCheck(_Payload):
     skill: str | None = None
 
 
-class Refusal(_Payload):
+class Refusal(ServicePayload):
     character: str
     code: str
     rule: str | None = None
     until: str | None = None
 
 
-class StatesChecked(_Payload):
+class StatesChecked(ServicePayload):
     """``states.checked``: the answer; the first refusal becomes the request's 422."""
 
     allowed: bool
@@ -335,12 +335,12 @@ class StatesChecked(_Payload):
     )
 
 
-class RoomBan(_Payload):
+class RoomBan(ServicePayload):
     room: str
     until: str
 
 
-class CharacterStatus(_Payload):
+class CharacterStatus(ServicePayload):
     """docs/api.md ``GET /v1/characters/{id}/status``: what outlives a combat (services/states)."""
 
     in_combat: str | None = None
@@ -361,7 +361,7 @@ class CharacterStatus(_Payload):
     )
 
 
-class CombatEndedParticipant(_Payload):
+class CombatEndedParticipant(ServicePayload):
     side: Side
     status: PublicStatus
     reached_zero_vit: bool = False
@@ -369,7 +369,7 @@ class CombatEndedParticipant(_Payload):
     alliance: str | None = None
 
 
-class CombatEnded(_Payload):
+class CombatEnded(ServicePayload):
     """``combat.ended``: turns -> everyone (states applies the aftermath).
 
     ``reason``: ``defeat`` (a side all down or out, umh 4.1.1.2), ``fled`` (a side all fled
@@ -386,54 +386,3 @@ class CombatEnded(_Payload):
     room: str | None = None
     annul_reason: str | None = None
     dice_seed: str | None = Field(None, description="the combat's dice seed, revealed")
-
-
-# --- services/states commands from the gateway (umh 4.1.2 - 4.1.3, 4.4, 4.5, moderation) ---
-class ApplyPostCombat(_Payload):
-    """``aftermath.post_combat``: a winner's post-combat effect on a defeated rival (umh 4.1.2,
-    4.1.3, 4.5.1), with a skill or, to imprison, the actor's ``cell``. ``actor_sheet`` (his
-    current sheet) is used only when the target's record lacks the combat's snapshot of him."""
-
-    combat_id: str
-    actor: str
-    target: str
-    skill: str | None = None
-    cell: bool = False
-    actor_sheet: dict[str, Any] | None = None
-
-
-class ClaimRequirement(_Payload):
-    """``aftermath.requirement``: a combat requirement for a character (umh 4.4). ``sheets``:
-    current sheets of participants, used only where the record lacks the combat's snapshot."""
-
-    combat_id: str
-    character: str
-    kind: Literal["general", "profile", "skill"]
-    name: str | None = None
-    sheets: dict[str, dict[str, Any]] = Field(default_factory=dict)
-
-
-AdjustableState = Literal[
-    "immunity",
-    "room_ban",
-    "irrumpir_ban",
-    "flee_cooldown",
-    "imprisonment",
-    "vigor",
-    "post_combat_state",
-]
-
-
-class AdjustStatus(_Payload):
-    """``aftermath.moderate``: a moderator lifts or shortens a timed state, with a reason.
-
-    ``key`` names which one: the room of a room ban, the cooldown (``flee`` or
-    ``flee:<skill>``), the post-combat state."""
-
-    character: str
-    kind: AdjustableState
-    key: str | None = None
-    lift: bool = False
-    until_ms: int | None = None
-    reason: str = Field(min_length=1, max_length=500)
-    moderator: str | None = None

@@ -28,6 +28,12 @@ from gateway.routes.settings import load_settings
 from gateway.schemas.answers import AftermathAnswer, AftermathPending, History
 from gateway.views import CombatReader, public_event
 from shared.actions_base import CharacterId, SkillName
+from shared.aftermath_commands import (
+    AdjustableState,
+    AdjustStatus,
+    ApplyPostCombat,
+    ClaimRequirement,
+)
 from shared.api_types import ApiModel, Bool
 from shared.messages import (
     CMD_CHARACTER,
@@ -36,11 +42,7 @@ from shared.messages import (
     CMD_REQUIREMENT,
 )
 from shared.payloads import (
-    AdjustableState,
-    AdjustStatus,
-    ApplyPostCombat,
     CharacterStatus,
-    ClaimRequirement,
 )
 
 router = APIRouter(tags=["aftermath"])

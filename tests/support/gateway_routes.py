@@ -22,6 +22,7 @@ from gateway.routes.combats import StartCombatBody, fill_vitality
 from gateway.routes.settings import merge_patch
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
 from shared.actions_base import ResumeAction
+from shared.aftermath_commands import AdjustStatus, ApplyPostCombat, ClaimRequirement
 from shared.messages import (
     CMD_CHARACTER,
     CMD_COMBAT_ACT,
@@ -33,10 +34,7 @@ from shared.messages import (
 )
 from shared.payloads import (
     ActOnCombat,
-    AdjustStatus,
-    ApplyPostCombat,
     CharacterStatus,
-    ClaimRequirement,
 )
 from shared.settings import CommunitySettings
 from shared.sheets import Sheet

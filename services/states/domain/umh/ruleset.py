@@ -29,6 +29,7 @@ from services.states.domain.umh.requirements import claim
 from services.states.domain.umh.sheets import facts_of, roster_of
 from services.states.domain.umh.status import read_model
 from services.states.interface import Context, State
+from shared.aftermath_commands import AdjustStatus, ApplyPostCombat, ClaimRequirement
 from shared.domain import Decision, TimerRequest
 from shared.errors import RuleViolation
 from shared.messages import (
@@ -45,9 +46,6 @@ from shared.messages import (
 from shared.outcome import Outcome
 from shared.payloads import (
     ActionDeclared,
-    AdjustStatus,
-    ApplyPostCombat,
-    ClaimRequirement,
     CombatantFled,
     CombatantJoined,
     CombatEnded,

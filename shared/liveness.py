@@ -6,6 +6,11 @@ poller finished a poll recently; otherwise it logs why and skips the beat. ``pyt
 shared.ops health --service <s>`` then checks the replicas of *this host* (a container's or a
 pod's own), so one hung replica fails its own health check even while a sibling elsewhere is
 alive. Stale fields of replicas gone long ago are pruned by the beating replicas.
+
+A replica that stays unhealthy (say, its consumers never came back after a broker restart,
+which aio-pika's robust connection does not always repair) exits with status 1 after
+``REFEREE_UNHEALTHY_EXIT_SECONDS`` so that its supervisor (``make run``'s respawner, compose's
+restart policy, Kubernetes) starts a fresh one; 0 keeps it running unhealthy.
 """
 
 from __future__ import annotations
@@ -47,3 +52,20 @@ def healthy(beats: dict[str, int], now_ms: int, host: str | None) -> tuple[bool,
 def stale(beats: dict[str, int], now_ms: int) -> list[str]:
     """Fields of replicas that have not beaten for an hour (gone without a clean stop)."""
     return [i for i, ms in beats.items() if now_ms - ms > PRUNE_AFTER_MS]
+
+
+class Watchdog:
+    """When an unhealthy replica has been unhealthy long enough to give up and exit."""
+
+    def __init__(self, exit_after_seconds: float) -> None:
+        self.exit_after = exit_after_seconds
+        self.unhealthy_since: float | None = None
+
+    def gives_up(self, found: list[str], now: float) -> bool:
+        """Record this check's problems (empty: healthy) at ``now`` (monotonic seconds)."""
+        if not found:
+            self.unhealthy_since = None
+            return False
+        if self.unhealthy_since is None:
+            self.unhealthy_since = now
+        return self.exit_after > 0 and now - self.unhealthy_since >= self.exit_after

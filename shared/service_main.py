@@ -103,12 +103,21 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
         lease_ms=settings.referee_timer_lease_ms,
     )
 
+    watchdog = liveness.Watchdog(settings.referee_unhealthy_exit_seconds)
+    gave_up = asyncio.Event()
+
     async def heartbeat() -> None:
-        """Beat only while this replica's consumers and timer poller work (shared/liveness)."""
+        """Beat only while this replica's consumers and timer poller work (shared/liveness);
+        exit for a fresh start when it stays unhealthy."""
         OUTBOX_DIRTY.labels(spec.name).set(await redis.zcard(dirty))
         found = liveness.problems(
             consuming=bus.consuming, poller_age_seconds=time.monotonic() - poller.last_poll
         )
+        if watchdog.gives_up(found, time.monotonic()):
+            log.error("replica_exiting", problems=found, instance=instance)
+            gave_up.set()
+            stop.set()
+            return
         if found:
             log.warning("replica_unhealthy", problems=found, instance=instance)
             return
@@ -122,8 +131,8 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
     if settings.referee_metrics_port:
         start_http_server(settings.referee_metrics_port, settings.referee_metrics_host)
     queues = await bus.consume_service(spec.name, runtime.handle, rooms=settings.rooms)
-    await heartbeat()
     stop = asyncio.Event()
+    await heartbeat()
     tasks = [
         asyncio.create_task(poller.run_forever(stop), name="timers"),
         asyncio.create_task(runtime.relay.sweep_forever(settings.referee_outbox_sweep_ms, stop)),
@@ -149,6 +158,8 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
     await bus.close()
     await redis.hdel(keys.heartbeat(spec.name), instance)
     await redis.aclose()
+    if gave_up.is_set():
+        raise SystemExit(1)
 
 
 def event_loop_runner() -> asyncio.Runner:

@@ -178,6 +178,9 @@ class ServiceSettings(CommonSettings):
     referee_timer_lease_ms: int = Field(10000, ge=100)
     referee_outbox_sweep_ms: int = Field(1000, ge=10)
     referee_reconcile_seconds: float = Field(30.0, gt=0)
+    # A replica unhealthy this long (no consumer attached, timer poller stuck) exits with
+    # status 1 for its supervisor to restart it (shared/liveness.py); 0 never exits.
+    referee_unhealthy_exit_seconds: float = Field(60.0, ge=0)
     referee_combat_retention_seconds: int = Field(7 * 86400, ge=60)
     # Prometheus metrics of the replica on this port (0: not served).
     referee_metrics_port: int = Field(0, ge=0, le=65535)

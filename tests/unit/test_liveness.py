@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.liveness import HEARTBEAT_FRESH_MS, healthy, problems, stale
+from shared.liveness import HEARTBEAT_FRESH_MS, Watchdog, healthy, problems, stale
 
 NOW = 10_000_000
 
@@ -58,3 +58,27 @@ def test_hosts_with_colons_in_their_names() -> None:
 def test_stale_fields_are_pruned_after_an_hour() -> None:
     beats = {"old:1": NOW - 3_600_001, "new:2": NOW - 3_599_999}
     assert stale(beats, NOW) == ["old:1"]
+
+
+@pytest.mark.parametrize(
+    ("exit_after", "checks", "expected"),
+    [
+        pytest.param(60.0, [([], 0.0), ([], 100.0)], False, id="healthy-never-exits"),
+        pytest.param(60.0, [(["x"], 0.0), (["x"], 59.0)], False, id="unhealthy-within-grace"),
+        pytest.param(60.0, [(["x"], 0.0), (["x"], 60.0)], True, id="unhealthy-past-grace-exits"),
+        pytest.param(
+            60.0,
+            [(["x"], 0.0), ([], 30.0), (["x"], 40.0), (["x"], 99.0)],
+            False,
+            id="a-healthy-check-restarts-the-grace",
+        ),
+        pytest.param(0.0, [(["x"], 0.0), (["x"], 10_000.0)], False, id="zero-never-exits"),
+    ],
+)
+def test_a_replica_unhealthy_past_its_grace_gives_up(
+    exit_after: float, checks: list[tuple[list[str], float]], expected: bool
+) -> None:
+    watchdog = Watchdog(exit_after)
+    answers = [watchdog.gives_up(found, now) for found, now in checks]
+    assert answers[-1] is expected
+    assert not any(answers[:-1])

@@ -173,10 +173,15 @@ def recoveries(record: Record, fault_times: list[float]) -> list[float]:
 
 
 def kill_each(services: list[str], *, times: int, every: float) -> Fault:
+    """kill -9 each service in turn, while it holds work: a service (not the gateway, whose
+    requests in flight are the players' to retry) is hung 1 s first so that the broker has
+    handed it a message it will deliver again."""
+
     async def fault(stack: Stack) -> None:
         for _ in range(times):
             for service in services:
-                await stack.kill_and_restart(service)
+                busy = 0.0 if service == "gateway" else 1.0
+                await stack.kill_and_restart(service, busy_seconds=busy)
                 await asyncio.sleep(every)
 
     return fault

@@ -72,9 +72,17 @@ class Stack:
         await asyncio.to_thread(self.rabbit.remove)
         await asyncio.to_thread(self.redis.remove)
 
-    async def kill_and_restart(self, name: str, *, down_seconds: float = 1.0) -> None:
-        """kill -9 one process, leave it down a moment, start it again."""
+    async def kill_and_restart(
+        self, name: str, *, down_seconds: float = 1.0, busy_seconds: float = 0.0
+    ) -> None:
+        """kill -9 one process, leave it down a moment, start it again. ``busy_seconds``: hang
+        it (SIGSTOP) that long first, so that the kill lands while messages the broker handed
+        it are still unacknowledged (on a quiet machine a handler takes milliseconds, and a kill
+        at a random moment often finds nothing in flight)."""
         self.mark(f"kill -9 {name}")
+        if busy_seconds:
+            self.suite.freeze(name)
+            await asyncio.sleep(busy_seconds)
         await asyncio.to_thread(self.suite.kill, name)
         await asyncio.sleep(down_seconds)
         await asyncio.to_thread(self.suite.restart, name)

@@ -76,11 +76,15 @@ async def test_an_isolated_room_goes_only_to_its_own_queue(bus: Bus, rabbitmq_ur
 
 async def test_an_unroutable_publish_raises_instead_of_vanishing(bus: Bus) -> None:
     channel = bus.consumer_channel()
-    await channel.declare_exchange(
+    # An auto-delete exchange that never had a binding is never deleted: delete it ourselves.
+    probe = await channel.declare_exchange(
         f"{bus.names.ns}.probe", aio_pika.ExchangeType.DIRECT, durable=False, auto_delete=True
     )
-    with pytest.raises(BusUnavailableError):
-        await bus.publish(f"{bus.names.ns}.probe", "nowhere", envelope("r", 0))
+    try:
+        with pytest.raises(BusUnavailableError):
+            await bus.publish(f"{bus.names.ns}.probe", "nowhere", envelope("r", 0))
+    finally:
+        await bus.consumer_channel().exchange_delete(probe.name)
 
 
 async def test_a_poison_message_is_dead_lettered_after_the_delivery_limit(bus: Bus) -> None:

@@ -12,6 +12,20 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
+class TimerKeys:
+    """The keys of one timer shard (``shared/timers.py``): they share one hash tag, so every
+    timer script touches one Redis Cluster slot."""
+
+    due: str  # sorted set: timer id -> due time (or lease end while claimed)
+    payload: str  # hash: timer id -> what its firing carries
+    fired: str  # sorted set: the recently fired ids (the reconciler's guard)
+
+    @property
+    def all(self) -> list[str]:
+        return [self.due, self.payload, self.fired]
+
+
+@dataclass(frozen=True)
 class Aggregate:
     """The keys of one consistency unit: its state, records and outbox share a slot."""
 
@@ -74,22 +88,18 @@ class Keys:
     def outbox_dirty(self, service: str) -> str:
         return f"{self.ns}:outbox-dirty:{service}"
 
-    def timer_store(self, service: str) -> dict[str, str]:
-        """The keyword arguments of :class:`shared.timers.TimerStore` for a service."""
-        return {
-            "due_key": self.timers(service),
-            "payload_key": self.timer_payloads(service),
-            "fired_key": self.timers_fired(service),
-        }
+    def timer_shards(self, service: str, shards: int) -> list[TimerKeys]:
+        """A service's timer shards (``REFEREE_TIMER_SHARDS``), each with its own hash tag.
+        Shard 0 keeps the name of the former one-set layout, ``{timers:<service>}``."""
+        if shards < 1:
+            raise ValueError(f"a service has at least one timer shard, not {shards}")
+        return [
+            self._timer_keys(f"timers:{service}" + (f":{i}" if i else "")) for i in range(shards)
+        ]
 
-    def timers(self, service: str) -> str:
-        return f"{self.ns}:{{timers:{service}}}:due"
-
-    def timer_payloads(self, service: str) -> str:
-        return f"{self.ns}:{{timers:{service}}}:payload"
-
-    def timers_fired(self, service: str) -> str:
-        return f"{self.ns}:{{timers:{service}}}:fired"
+    def _timer_keys(self, tag: str) -> TimerKeys:
+        base = f"{self.ns}:{{{tag}}}"
+        return TimerKeys(due=f"{base}:due", payload=f"{base}:payload", fired=f"{base}:fired")
 
     def active_combats(self, service: str) -> str:
         return f"{self.ns}:active:{service}"
@@ -152,14 +162,10 @@ class Keys:
         """A delivery's record: the event, its attempts, its status."""
         return f"{self.ns}:{{tenant:{tenant}}}:delivery:{delivery_id}"
 
-    def webhook_schedule(self) -> dict[str, str]:
-        """The keyword arguments of :class:`shared.timers.TimerStore` for the deliveries that
-        are due (one schedule for every community)."""
-        return {
-            "due_key": f"{self.ns}:{{webhooks}}:due",
-            "payload_key": f"{self.ns}:{{webhooks}}:payload",
-            "fired_key": f"{self.ns}:{{webhooks}}:fired",
-        }
+    def webhook_schedule(self) -> TimerKeys:
+        """The keys of the :class:`shared.timers.TimerStore` of the deliveries that are due
+        (one schedule, one shard, for every community)."""
+        return self._timer_keys("webhooks")
 
     def character_sheet(self, tenant: str, character_id: str) -> str:
         return f"{self.ns}:{{tenant:{tenant}}}:character:{character_id}"

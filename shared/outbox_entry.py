@@ -9,7 +9,9 @@ Stored form. An entry is kept in the aggregate's outbox stream as compact JSON w
 keys (``k`` kind, ``x`` exchange, ``r`` routing key, ``b`` body, ``id``, ``c`` correlation id,
 ``t`` type, ``m`` mandatory, ``due``, ``p`` payload) are exactly those the suite always wrote,
 so entries left in Redis by an older process, or read by one during a rolling upgrade, mean
-the same thing. Only :func:`dump_entry` and :func:`load_entry` know that form.
+the same thing; a cancel also names its timer's owner (``g``, the aggregate's tag, which
+picks the timer shard), and one written without it is cancelled in every shard. Only
+:func:`dump_entry` and :func:`load_entry` know that form.
 """
 
 from __future__ import annotations
@@ -48,10 +50,18 @@ class ArmTimer:
     due_ms: int
     payload: dict[str, Any]
 
+    @property
+    def owner(self) -> str | None:
+        """The aggregate whose state holds the timer (its tag, ``combat:<id>``), which picks
+        its timer shard; the payload of a service's timer names it (``tag``)."""
+        tag = self.payload.get("tag")
+        return tag if isinstance(tag, str) else None
+
 
 @dataclass(frozen=True)
 class CancelTimer:
     timer_id: str
+    owner: str | None = None  # as ArmTimer.owner; None: look in every shard
 
 
 TimerOp = ArmTimer | CancelTimer
@@ -76,6 +86,8 @@ def dump_entry(entry: OutboxEntry) -> str:
         raw = {"k": "arm", "id": entry.timer_id, "due": entry.due_ms, "p": entry.payload}
     else:
         raw = {"k": "cancel", "id": entry.timer_id}
+        if entry.owner is not None:
+            raw["g"] = entry.owner
     return json.dumps(raw, separators=(",", ":"))
 
 
@@ -96,5 +108,6 @@ def load_entry(raw: str | bytes) -> OutboxEntry:
     if kind == "arm":
         return ArmTimer(str(data["id"]), int(data["due"]), dict(data["p"]))
     if kind == "cancel":
-        return CancelTimer(str(data["id"]))
+        owner = data.get("g")
+        return CancelTimer(str(data["id"]), None if owner is None else str(owner))
     raise ValueError(f"unknown outbox entry kind {kind!r}")

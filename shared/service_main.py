@@ -85,6 +85,7 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
         bus=bus,
         keys=keys,
         retention_seconds=settings.referee_combat_retention_seconds,
+        timer_shards=settings.referee_timer_shards,
     )
     instance = f"{socket.gethostname()}:{os.getpid()}"
     beats = keys.heartbeat(spec.name)

@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from shared.api_types import ApiModel, Int
 from shared.frontend_settings import CorsSettings, VisibilitySettings
 from shared.rulesets.registry import RULESETS
+from shared.timers import DEFAULT_SHARDS as DEFAULT_TIMER_SHARDS
 
 Block = TypeVar("Block", bound=BaseModel)
 
@@ -176,6 +177,9 @@ class ServiceSettings(CommonSettings):
     referee_rooms: str = ""
     referee_timer_poll_ms: int = Field(10, ge=1, le=10000)
     referee_timer_lease_ms: int = Field(10000, ge=100)
+    # Timer shards per service, each a Redis Cluster slot of its own (shared/timers.py); a
+    # timer is in the shard of its combat. The same for every replica of a namespace.
+    referee_timer_shards: int = Field(DEFAULT_TIMER_SHARDS, ge=1, le=256)
     referee_outbox_sweep_ms: int = Field(1000, ge=10)
     referee_reconcile_seconds: float = Field(30.0, gt=0)
     # A replica unhealthy this long (no consumer attached, timer poller stuck) exits with

@@ -1,4 +1,11 @@
-"""Timers in a Redis sorted set scored by due time, claimed with a lease.
+"""Timers in Redis sorted sets scored by due time, claimed with a lease.
+
+A service's timers are spread over ``REFEREE_TIMER_SHARDS`` shards, each a sorted set, a hash
+and a sorted set under a hash tag of its own (:meth:`shared.keys.Keys.timer_shards`), so each
+script touches one Redis Cluster slot and the shards land on several slots. A timer lives in
+the shard of its owner, the aggregate whose state holds it (CRC-32 of its tag, ``combat:<id>``,
+modulo the shard count): it is armed, re-armed and cancelled there, and a poller claims from
+every shard and acks in the shard it claimed from.
 
 A poller claims due timers by moving their score to ``now + lease`` (``ZADD XX``), publishes a
 ``timer.fired`` command for each (through the bus, like any command) and, once the broker
@@ -14,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -21,8 +29,9 @@ from typing import Any, Protocol
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
+from shared.keys import TimerKeys
 from shared.logging import get_logger
-from shared.outbox_entry import ArmTimer, TimerOp
+from shared.outbox_entry import ArmTimer, CancelTimer, TimerOp
 from shared.scripts import Script, run_pipeline
 
 log = get_logger(__name__)
@@ -30,6 +39,9 @@ log = get_logger(__name__)
 # Fired timers are remembered for an hour, so the reconciler does not re-arm a timer that
 # fired and whose ``timer.fired`` command still waits in its partition.
 FIRED_KEEP_MS = 3_600_000
+
+# Timer shards per service unless REFEREE_TIMER_SHARDS says otherwise.
+DEFAULT_SHARDS = 4
 
 _CLAIM = Script(
     """
@@ -94,28 +106,46 @@ class Claimed:
     timer_id: str
     lease_ms: int
     payload: dict[str, Any]
+    shard: int = 0  # the shard it was claimed from, where its ack goes
 
 
 def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def shard_of(owner: str | None, shards: int) -> int:
+    """The shard of a timer owned by ``owner`` (an aggregate's tag): CRC-32 (the same in
+    every process) modulo the shard count; a timer without owner is in shard 0."""
+    if owner is None or shards == 1:
+        return 0
+    return zlib.crc32(owner.encode()) % shards
+
+
 class TimerStore:
-    """One service's timers: ``due`` (sorted set), ``payload`` (hash) and ``fired`` (sorted
-    set of recently fired ids), in one hash slot."""
+    """Timers over one or more shards: ``due`` (sorted set), ``payload`` (hash) and
+    ``fired`` (sorted set of recently fired ids), each shard in one hash slot."""
 
-    def __init__(self, redis: Redis, *, due_key: str, payload_key: str, fired_key: str) -> None:
+    def __init__(self, redis: Redis, shards: Sequence[TimerKeys]) -> None:
+        if not shards:
+            raise ValueError("a timer store needs at least one shard")
         self._redis = redis
-        self._keys = [due_key, payload_key, fired_key]
+        self.shards = list(shards)
 
-    async def _run(self, script: Script, args: list[Any]) -> Any:
+    def keys_of(self, owner: str | None) -> TimerKeys:
+        return self.shards[shard_of(owner, len(self.shards))]
+
+    def _everywhere(self, owner: str | None) -> list[TimerKeys]:
+        """The shard of ``owner``, or every shard when the owner is not known."""
+        return self.shards if owner is None else [self.keys_of(owner)]
+
+    async def _run(self, script: Script, keys: TimerKeys, args: list[Any]) -> Any:
         results = await run_pipeline(
-            self._redis, lambda pipe: script.queue(pipe, self._keys, args), _ALL
+            self._redis, lambda pipe: script.queue(pipe, keys.all, args), _ALL
         )
         return results[0]
 
     async def arm(self, timer_id: str, due_ms: int, payload: dict[str, Any]) -> None:
-        await self._run(_ARM, [timer_id, due_ms, json.dumps(payload)])
+        await self.apply([ArmTimer(timer_id, due_ms, payload)])
 
     async def apply(self, ops: Sequence[TimerOp]) -> None:
         """Outbox timer entries (arm / cancel), in order, in one round trip."""
@@ -124,40 +154,54 @@ class TimerStore:
             for op in ops:
                 if isinstance(op, ArmTimer):
                     args = [op.timer_id, op.due_ms, json.dumps(op.payload)]
-                    _ARM.queue(pipe, self._keys, args)
-                else:
-                    _CANCEL.queue(pipe, self._keys, [op.timer_id])
+                    _ARM.queue(pipe, self.keys_of(op.owner).all, args)
+                    continue
+                for keys in self._everywhere(op.owner):
+                    _CANCEL.queue(pipe, keys.all, [op.timer_id])
 
         await run_pipeline(self._redis, build, _ALL)
 
     async def arm_if_missing(self, timer_id: str, due_ms: int, payload: dict[str, Any]) -> bool:
         """The reconciler's re-arm: never moves a timer that is armed, leased or just fired."""
-        return bool(await self._run(_ARM_MISSING, [timer_id, due_ms, json.dumps(payload)]))
+        keys = self.keys_of(ArmTimer(timer_id, due_ms, payload).owner)
+        return bool(await self._run(_ARM_MISSING, keys, [timer_id, due_ms, json.dumps(payload)]))
 
-    async def cancel(self, timer_id: str) -> None:
-        await self._run(_CANCEL, [timer_id])
+    async def cancel(self, timer_id: str, owner: str | None = None) -> None:
+        await self.apply([CancelTimer(timer_id, owner)])
 
     async def claim(self, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]:
-        lease_raw, flat = await self._run(_CLAIM, [now, lease_ms, limit])
-        lease = int(lease_raw)
+        """Claim up to ``limit`` due timers of each shard, in one round trip."""
+
+        def build(pipe: Pipeline) -> None:
+            for keys in self.shards:
+                _CLAIM.queue(pipe, keys.all, [now, lease_ms, limit])
+
         claimed: list[Claimed] = []
-        for i in range(0, len(flat), 2):
-            timer_id = flat[i].decode() if isinstance(flat[i], bytes) else str(flat[i])
-            raw = flat[i + 1]
-            payload = json.loads(raw) if raw else {}
-            claimed.append(Claimed(timer_id, lease, payload))
+        for shard, (lease_raw, flat) in enumerate(await run_pipeline(self._redis, build, _ALL)):
+            lease = int(lease_raw)
+            for i in range(0, len(flat), 2):
+                timer_id = flat[i].decode() if isinstance(flat[i], bytes) else str(flat[i])
+                raw = flat[i + 1]
+                payload = json.loads(raw) if raw else {}
+                claimed.append(Claimed(timer_id, lease, payload, shard))
         return claimed
 
     async def ack(self, claimed: Claimed) -> bool:
         args = [claimed.timer_id, claimed.lease_ms, now_ms(), FIRED_KEEP_MS]
-        return bool(await self._run(_ACK, args))
+        return bool(await self._run(_ACK, self.shards[claimed.shard], args))
 
-    async def due_of(self, timer_id: str) -> float | None:
-        score = await self._redis.zscore(self._keys[0], timer_id)
-        return None if score is None else float(score)
+    async def due_of(self, timer_id: str, owner: str | None = None) -> float | None:
+        for keys in self._everywhere(owner):
+            score = await self._redis.zscore(keys.due, timer_id)
+            if score is not None:
+                return float(score)
+        return None
 
     async def count(self) -> int:
-        return int(await self._redis.zcard(self._keys[0]))
+        total = 0
+        for keys in self.shards:
+            total += int(await self._redis.zcard(keys.due))
+        return total
 
 
 FireFn = Callable[[Claimed], Awaitable[None]]

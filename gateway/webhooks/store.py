@@ -112,7 +112,7 @@ class WebhookStore:
         self._redis = redis
         self._keys = keys
         self.keep_seconds = keep_seconds
-        self.schedule = TimerStore(redis, **keys.webhook_schedule())
+        self.schedule = TimerStore(redis, [keys.webhook_schedule()])
 
     # --- registrations ----------------------------------------------------------------------
     async def create(

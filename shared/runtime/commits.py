@@ -48,7 +48,7 @@ class CommitBuilder:
     ) -> Commit:
         """The commit of ``decision`` (whose state is not ``None``) on ``target``."""
         assert decision.state is not None
-        outbox: list[OutboxEntry] = [CancelTimer(t) for t in decision.cancel]
+        outbox: list[OutboxEntry] = [CancelTimer(t, target.agg.tag) for t in decision.cancel]
         outbox += [
             ArmTimer(
                 t.timer_id,

@@ -22,7 +22,7 @@ from shared.runtime.queries import QueryAnswering
 from shared.runtime.reconcile import Reconciler
 from shared.runtime.spec import ServiceSpec
 from shared.store import AggregateStore
-from shared.timers import Claimed, TimerStore
+from shared.timers import DEFAULT_SHARDS, Claimed, TimerStore
 
 
 class ServiceRuntime:
@@ -75,13 +75,20 @@ class RedisServiceRuntime(ServiceRuntime):
     """The runtime of a process: state, outbox and timers in Redis, messages on RabbitMQ."""
 
     def __init__(
-        self, spec: ServiceSpec, *, redis: Redis, bus: RabbitBus, keys: Keys, retention_seconds: int
+        self,
+        spec: ServiceSpec,
+        *,
+        redis: Redis,
+        bus: RabbitBus,
+        keys: Keys,
+        retention_seconds: int,
+        timer_shards: int = DEFAULT_SHARDS,
     ) -> None:
         dirty = keys.outbox_dirty(spec.name)
         self.store = AggregateStore(
             redis, dirty_key=dirty, active_key=keys.active_combats(spec.name)
         )
-        self.timers = TimerStore(redis, **keys.timer_store(spec.name))
+        self.timers = TimerStore(redis, keys.timer_shards(spec.name, timer_shards))
         self.relay = OutboxRelay(redis, bus, self.timers, dirty_key=dirty)
         super().__init__(
             spec,

@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from shared.keys import Keys
 from shared.redis_client import redis_client
-from shared.timers import TimerStore
+from shared.timers import DEFAULT_SHARDS, TimerStore
 from tests.e2e.referee import (
     Referee,
     start_suite,
@@ -94,9 +94,9 @@ async def strand_in(suite: Suite, combat_id: str) -> list[str]:
         state = json.loads(raw)
         timers = strand(state)
         await redis.hset(agg.state, "data", json.dumps(state))
-        store = TimerStore(redis, **keys.timer_store("turns"))
+        store = TimerStore(redis, keys.timer_shards("turns", DEFAULT_SHARDS))
         for timer_id in timers:
-            await store.cancel(timer_id)
+            await store.cancel(timer_id, agg.tag)
     finally:
         await redis.aclose()
     return timers

@@ -1,4 +1,5 @@
-"""The timer scheduler on the real Redis: claim with a lease, ack, re-claim, re-arm."""
+"""The timer scheduler on the real Redis: claim with a lease, ack, re-claim, re-arm, over
+several shards (one Redis Cluster slot each)."""
 
 from __future__ import annotations
 
@@ -6,17 +7,18 @@ import asyncio
 
 import pytest
 from redis.asyncio import Redis
+from redis.crc import key_slot
 
 from shared.keys import Keys
-from shared.timers import Claimed, TimerPoller, TimerStore
+from shared.outbox_entry import ArmTimer, CancelTimer
+from shared.timers import DEFAULT_SHARDS, Claimed, TimerPoller, TimerStore, shard_of
 from tests.support.wait import eventually
 
 pytestmark = pytest.mark.integration
 
 
-def timers(redis: Redis, ns: str) -> TimerStore:
-    keys = Keys(ns)
-    return TimerStore(redis, **keys.timer_store("turns"))
+def timers(redis: Redis, ns: str, shards: int = 1) -> TimerStore:
+    return TimerStore(redis, Keys(ns).timer_shards("turns", shards))
 
 
 async def test_only_due_timers_are_claimed_and_an_ack_removes_them(
@@ -102,3 +104,64 @@ async def test_the_poller_fires_each_due_timer_once_and_retries_a_failed_fire(
         await asyncio.wait_for(task, timeout=5)
     assert sorted(fired) == ["a", "b", "flaky"]
     assert await store.count() == 0
+
+
+async def run_poller(store: TimerStore, fired: list[str], until: int) -> None:
+    async def fire(item: Claimed) -> None:
+        fired.append(item.timer_id)
+
+    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=2_000)
+    stop = asyncio.Event()
+    task = asyncio.create_task(poller.run_forever(stop))
+    try:
+        await eventually(lambda: len(fired) >= until, within=5)
+        await asyncio.sleep(0.05)  # a repeat would show now
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, timeout=5)
+
+
+async def test_timers_of_many_combats_spread_over_several_slots_and_each_fires_once(
+    redis: Redis, namespace: str
+) -> None:
+    """Issue 16 (Redis Cluster): a service's timers are not all on one slot."""
+    store = timers(redis, namespace, DEFAULT_SHARDS)
+    combats = [f"combat:c{i}" for i in range(40)]
+    await store.apply(
+        [ArmTimer(f"{tag}:turn:1", 0, {"tag": tag, "kind": "turn"}) for tag in combats]
+    )
+    slots = {key_slot(store.keys_of(tag).due.encode()) for tag in combats}
+    assert len(slots) == DEFAULT_SHARDS  # every shard got some, each on its own slot
+    for tag in combats[:3]:
+        assert await redis.zscore(store.keys_of(tag).due, f"{tag}:turn:1") == 0
+    fired: list[str] = []
+    await run_poller(store, fired, until=len(combats))
+    assert sorted(fired) == sorted(f"{tag}:turn:1" for tag in combats)
+    assert await store.count() == 0
+
+
+async def test_a_timer_is_rearmed_and_cancelled_in_the_shard_of_its_combat(
+    redis: Redis, namespace: str
+) -> None:
+    store = timers(redis, namespace, DEFAULT_SHARDS)
+    tag = next(f"combat:c{i}" for i in range(50) if shard_of(f"combat:c{i}", DEFAULT_SHARDS))
+    payload = {"tag": tag}
+    await store.arm("t", 5_000, payload)
+    assert await store.arm_if_missing("u", 6_000, payload)
+    assert not await store.arm_if_missing("t", 5_000, payload)  # found in its shard
+    assert await store.due_of("t", tag) == 5_000
+    assert await redis.zcard(store.shards[0].due) == 0  # not in shard 0
+    await store.apply([CancelTimer("t", tag)])
+    await store.cancel("u")  # without its owner: looked for in every shard
+    assert await store.count() == 0
+
+
+async def test_timers_left_in_the_one_set_layout_still_fire(redis: Redis, namespace: str) -> None:
+    """Before the shards a service had one set, ``{timers:<service>}``: it is shard 0, so
+    what an older version armed there is claimed and acked after an upgrade."""
+    old = timers(redis, namespace, 1)
+    await old.apply([ArmTimer(f"combat:c{i}:turn:1", 0, {"tag": f"combat:c{i}"}) for i in range(8)])
+    fired: list[str] = []
+    await run_poller(timers(redis, namespace, DEFAULT_SHARDS), fired, until=8)
+    assert sorted(fired) == sorted(f"combat:c{i}:turn:1" for i in range(8))
+    assert await old.count() == 0

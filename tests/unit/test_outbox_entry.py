@@ -55,3 +55,10 @@ def test_a_publish_without_the_optional_keys_is_mandatory_and_untyped() -> None:
 def test_an_unknown_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown outbox entry kind"):
         load_entry('{"k":"teleport","id":"x"}')
+
+
+def test_a_cancel_names_its_timers_owner_which_picks_the_timer_shard() -> None:
+    entry = CancelTimer("c1:turn:1", owner="combat:c1")
+    assert dump_entry(entry) == '{"k":"cancel","id":"c1:turn:1","g":"combat:c1"}'
+    assert load_entry(dump_entry(entry)) == entry
+    assert ArmTimer("c1:turn:1", 1000, {"tag": "combat:c1"}).owner == "combat:c1"

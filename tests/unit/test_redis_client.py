@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
+from redis.crc import key_slot
 
 from shared.keys import Keys
 from shared.redis_client import is_cluster, plain_url, redis_client
+from shared.timers import DEFAULT_SHARDS
 
 
 @pytest.mark.parametrize(
@@ -51,6 +53,15 @@ def test_an_aggregates_keys_share_one_hash_tag(keys: list[str]) -> None:
     assert {slot_tag(getattr(aggregate, k)) for k in keys} == {"combat:c1"}
 
 
-def test_a_services_timer_keys_share_one_hash_tag() -> None:
-    store = Keys("ns").timer_store("turns")
-    assert {slot_tag(k) for k in store.values()} == {"timers:turns"}
+def test_each_timer_shard_has_one_hash_tag_of_its_own() -> None:
+    shards = Keys("ns").timer_shards("turns", 3)
+    assert [{slot_tag(k) for k in shard.all} for shard in shards] == [
+        {"timers:turns"},  # the name of the former one-set layout: its timers still fire
+        {"timers:turns:1"},
+        {"timers:turns:2"},
+    ]
+
+
+def test_the_timer_shards_of_a_service_fall_on_several_cluster_slots() -> None:
+    shards = Keys("ns").timer_shards("turns", DEFAULT_SHARDS)
+    assert len({key_slot(shard.due.encode()) for shard in shards}) == DEFAULT_SHARDS

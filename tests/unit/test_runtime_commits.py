@@ -63,9 +63,10 @@ def test_cancels_then_arms_then_each_event_to_its_destinations_then_the_reply() 
         cancel=["c_1:t1"],
     )
     outbox, _ = built(decision)
-    assert outbox[0] == CancelTimer("c_1:t1")
+    assert outbox[0] == CancelTimer("c_1:t1", owner="combat:c_1")  # the combat's timer shard
     armed = outbox[1]
     assert isinstance(armed, ArmTimer) and armed.timer_id == "c_1:t2"
+    assert armed.owner == "combat:c_1"
     assert (armed.payload["room"], armed.payload["tag"], armed.payload["subject"]) == (
         "plaza",
         "combat:c_1",

@@ -71,6 +71,7 @@ FIELDS: dict[str, Kind] = {
         velocidad version vetoable vetoes vetoes_needed via vigor_lost vigor_lost_delta void_max
         void_points void_spent waiting wants_to_stop was_until weapon weapons
         weekly_limit winner zero_pa_actions_this_turn terrain obstacles size
+        answer answers answers_left more
         """,
     ),
     **_named(

@@ -118,6 +118,11 @@ class ReactionChoice(ServicePayload):
     covered_by: str | None = Field(
         None, description="umh 8.1.1.3.1: the ally whose defense covered this target"
     )
+    more: list[ReactionChoice] | None = Field(
+        None,
+        description="umh 8.1.1.3: the further defenses against a skill reactable several "
+        "times, in the order given (each works on what the one before let through)",
+    )
 
 
 class ResolutionRequested(ServicePayload):

@@ -34,6 +34,14 @@ def at_ms(event: JSON) -> int:
     return int(datetime.fromisoformat(when.replace("Z", "+00:00")).timestamp() * 1000)
 
 
+def closes_window(kind: str, d: JSON) -> bool:
+    """A defense window closes with its timeout or its last answer: against a skill reactable
+    several times (umh 8.1.1.3) an answer with ``answers_left`` keeps it open."""
+    if kind == "reaction.timed_out":
+        return True
+    return kind == "reaction.answered" and not d.get("answers_left")
+
+
 def _key(event: JSON, hit_of: dict[str, int]) -> tuple[Any, ...] | None:
     """What an event is about, for the types that happen once per thing."""
     kind, d = event["type"], event.get("data") or {}
@@ -73,7 +81,7 @@ def duplicates(events: list[JSON]) -> list[str]:
         window = (d.get("action_id"), d.get("reactor"))
         if kind == "reaction.requested":
             windows[window] += 1
-        elif kind in ("reaction.answered", "reaction.timed_out"):
+        elif closes_window(kind, d):
             if windows[window] <= 0:
                 out.append(f"{kind} {window} closes no open window")
             windows[window] -= 1
@@ -99,7 +107,7 @@ def unfinished(events: list[JSON], now_ms: int) -> list[str]:
             declared[action_id] = at_ms(event)
         if kind == "reaction.requested":
             waiting[action_id] += 1
-        elif kind in ("reaction.answered", "reaction.timed_out"):
+        elif closes_window(kind, d):
             waiting[action_id] -= 1
         elif kind == "combat.ended":
             waiting.clear()
@@ -152,7 +160,7 @@ def _timers(events: list[JSON]) -> list[Timer]:
         elif kind == "reaction.requested":
             name = f"window {window[0]} of {window[1]} hit {d.get('hit', 1)}"
             windows.setdefault(window, []).append(Timer(name, d.get("deadline_ms")))
-        elif kind in ("reaction.answered", "reaction.timed_out"):
+        elif closes_window(kind, d):
             open_ = [t for t in windows.get(window, []) if not t.closed]
             known = windows.get(window) or []
             target = open_[0] if open_ else (known[-1] if known else None)

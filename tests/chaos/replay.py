@@ -128,7 +128,9 @@ def replay(events: list[JSON]) -> Replayed:
         elif kind == "reaction.requested":
             state.open_windows.add((str(data.get("action_id")), str(data.get("reactor"))))
         elif kind in ("reaction.answered", "reaction.timed_out"):
-            state.open_windows.discard((str(data.get("action_id")), str(data.get("reactor"))))
+            if kind == "reaction.timed_out" or not data.get("answers_left"):  # umh 8.1.1.3
+                window = (str(data.get("action_id")), str(data.get("reactor")))
+                state.open_windows.discard(window)
             _spend(state, data.get("reactor"), int(data.get("pa_spent") or 0), "a defense")
         elif kind == "action.resolved":
             _resolved(state, data)

@@ -1,6 +1,7 @@
 """umh windows over HTTP with the running services' real timers: a supplementary skill's
 window (8.2.2.2 / 8.2.3.1) that nobody answers times out and the skill resolves; a defensive
-skill used once in a round cannot answer a second hit of that round (2.3.1.3)."""
+skill used once in a round cannot answer a second hit of that round (2.3.1.3); a window
+against a skill reactable several times stays open after a block until its timer (8.1.1.3)."""
 
 from __future__ import annotations
 
@@ -89,3 +90,34 @@ async def test_8_2_5_2_the_new_target_s_window_times_out_and_the_hit_lands(
     resolved = await resolved_of(community, cid, punch["action_id"])
     assert resolved["cancelled"] is True
     assert [(r["target"], r["damage"]) for r in resolved["results"]] == [("ana", 300)]
+
+
+async def test_8_1_1_3_a_window_left_open_by_a_block_times_out_with_it(
+    referee: Referee,
+) -> None:
+    """ana's Ráfaga may be reacted to twice (umh 8.1.1.3): bruno blocks once, the window
+    stays open on its real timer (``answers_left`` 1), then times out keeping the block:
+    300 - 100 lands; the window is closed, so a late second answer finds none."""
+    community = await referee.new_community(
+        timers={"preparation_seconds": 1, "turn_seconds": 30, "defense_seconds": 2}
+    )
+    barrage = {**offensive("Ráfaga", damage=300), "reactable_times": 2}
+    await community.register("ana", vel=7, skills=[barrage])
+    blocks = [defensive("Bloqueo", defense=100), defensive("Escudo", defense=50)]
+    await community.register("bruno", vel=5, skills=blocks)
+    cid = (await community.start_challenge("ana", "bruno"))["id"]
+    await community.wait_turn(cid, "ana", 1)
+    used = await community.use_skill(cid, "ana", "Ráfaga", ["bruno"])
+    body = {"type": "react", "actor": "bruno", "action_id": used["action_id"], "skill": "Bloqueo"}
+    answer = await community.act_ok(cid, body)
+    told = [e["data"] for e in answer["events"] if e["type"] == "reaction.answered"]
+    assert [(t["answer"], t["answers_left"]) for t in told] == [(1, 1)]
+    closed = await community.wait_event(
+        cid, "reaction.timed_out", lambda d: d["reactor"] == "bruno"
+    )
+    assert closed["data"]["answers"] == 1
+    resolved = await resolved_of(community, cid, used["action_id"])
+    (row,) = resolved["results"]
+    assert (row["damage"], row["reaction"]["skill"]) == (200, "Bloqueo")
+    late = await community.act(cid, {**body, "skill": "Escudo"})
+    assert error_of(late, 422, "no_pending_reaction")["rule"] == "umh 8.1.1.3"

@@ -45,6 +45,7 @@ RULES: Final = {
     "round.ended/stalemate": "umh 2.3.3.1",
     "reaction.requested/anticipation": "umh 8.2.2.4",
     "reaction.requested/reflected": "umh 8.2.5.2",
+    "reaction.answered/again": "umh 8.1.1.3",
     "join.requested": "umh 1.2.4.1",
     "join.veto_cast": "umh 1.2.4.1",
     "combatant.joined": "umh 1.2.4",
@@ -153,18 +154,29 @@ def reaction_answered(e: Said) -> str:
         return e.t(T("{who} RESISTE el golpe", "{who} uses RESISTIR"), who=reactor) + e.cite(
             "umh 7.1.2.3"
         )
+    again = int(e.get("answer") or 1) > 1  # umh 8.1.1.3: a skill reactable several times
     if not e.get("skill"):
+        if again:
+            return e.t(
+                T("{who} no añade más defensas", "{who} adds no further defense"), who=reactor
+            ) + e.cite("reaction.answered/again")
         return e.t(T("{who} no se defiende", "{who} does not defend"), who=reactor)
     kind = DEFENSE_KINDS.get(str(e.get("kind")))
-    text = e.t(
-        T("{who} se defiende con {skill}", "{who} defends with {skill}"),
-        who=reactor,
-        skill=e.get("skill"),
+    phrase = (
+        T("{who} se defiende además con {skill}", "{who} also defends with {skill}")
+        if again
+        else T("{who} se defiende con {skill}", "{who} defends with {skill}")
     )
+    text = e.t(phrase, who=reactor, skill=e.get("skill"))
     if kind is not None:
         text += e.t(T(", {kind}", ", {kind}"), kind=e.t(kind))
     if e.get("pa_spent"):
         text += f" ({e.count(e.get('pa_spent'), PA)})"
+    left = int(e.get("answers_left") or 0)
+    if left:
+        text += e.t(T("; puede añadir {n} más", "; he may add {n} more"), n=e.num(left)) + e.cite(
+            "reaction.answered/again"
+        )
     return text
 
 

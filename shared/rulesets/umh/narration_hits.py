@@ -45,11 +45,23 @@ def _number(value: object) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
+def _flat(steps: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The steps, with each further defense against a skill reactable several times (umh
+    8.1.1.3, the ``further_defenses`` step) as a step of its own."""
+    flat: list[Mapping[str, Any]] = []
+    for step in steps:
+        if step.get("step") == "further_defenses":
+            flat += [a for a in step.get("answers") or [] if isinstance(a, Mapping)]
+        else:
+            flat.append(step)
+    return flat
+
+
 def decisive(steps: list[Mapping[str, Any]]) -> Mapping[str, Any] | None:
-    """The step that took the most damage away (umh 9.2 - 9.7), if any did."""
+    """The step that took the most damage away (umh 9.2 - 9.7, 8.1.1.3), if any did."""
     best: Mapping[str, Any] | None = None
     cut = 0.0
-    for step in steps:
+    for step in _flat(steps):
         if step.get("step") in CUTTERS:
             taken = _number(step.get("before")) - _number(step.get("after"))
             if taken > cut:

@@ -22,7 +22,7 @@ from services.resolution.domain.umh.boosters import (
 )
 from services.resolution.domain.umh.condition import Combatant
 from services.resolution.domain.umh.exact import exact
-from services.resolution.domain.umh.hit import Defense, HitContext, Modifier, Reaction
+from services.resolution.domain.umh.hit import Defense, Further, HitContext, Modifier, Reaction
 from services.resolution.domain.umh.nature_rules import (
     BLIND_ATTACKER,
     FROZEN_BREAK,
@@ -59,6 +59,7 @@ class HitPlan:
     breaks: tuple[str, ...] = ()
     defense_skill: Skill | None = None
     notes: tuple[str, ...] = field(default=())
+    further_kinds: tuple[str | None, ...] = ()  # umh 8.1.1.3: the kinds of the later answers
 
 
 def counter_value(defense: Skill) -> int:
@@ -199,17 +200,35 @@ def _picked_boosters(skill: Skill, attacker: Combatant, sheet: UmhSheet) -> tupl
 
 
 def _effects_factor(
-    cut: Fraction, answer: _Answer, modifiers: list[Modifier], sonic: bool
+    cut: Fraction, answers: list[_Answer], modifiers: list[Modifier], sonic: bool
 ) -> tuple[Fraction, bool]:
     """The share of the skill's effects that lands and whether it rounds up: immunity (9.5,
-    A-37), evasion (8.2.1.4), blind attacker (11.5.6), sonic past a defense (7.1.3.1, A-29)."""
-    factor = (1 - cut) * answer.factor
+    A-37), evasion (8.2.1.4), blind attacker (11.5.6), sonic past a defense (7.1.3.1, A-29);
+    ``answers``: the reaction's, then its further defenses (8.1.1.3), each one's share."""
+    factor = 1 - cut
+    for answer in answers:
+        factor *= answer.factor
     if BLIND_ATTACKER in modifiers:
         factor *= Fraction(1, 2)
-    unshielded = sonic and answer.defense is not None and not answer.defense.all_angles
+    unshielded = sonic and any(a.defense is not None and not a.defense.all_angles for a in answers)
     if unshielded:
         factor *= Fraction(1, 2)
-    return factor, answer.round_up or unshielded
+    return factor, any(a.round_up for a in answers) or unshielded
+
+
+def _further(skill: Skill, answers: list[_Answer]) -> tuple[Further, ...]:
+    """umh 8.1.1.3: the later answers as the pipeline's ``further`` step takes them."""
+    psionic = Nature.PSIONICA in skill.natures
+    return tuple(
+        Further(
+            skill=a.skill.name if a.skill else None,
+            evasion=a.evasion,
+            defense=a.defense,
+            note=a.note,
+            spares_mental=psionic and a.kind == "internal",
+        )
+        for a in answers
+    )
 
 
 def _target_side(skill: Skill, target: Combatant, sheet: UmhSheet, broken: bool) -> dict[str, Any]:
@@ -255,6 +274,7 @@ def hit_context(
         current_stats(a_sheet, attacker.effects, reading),
     )
     answer = _answer(skill, reaction, t_sheet, now)
+    later = [_answer(skill, again, t_sheet, now) for again in reaction.more]
     cut = immunity_cut(natures, [n.value for n in t_sheet.immunities], readings)
     sonic = Nature.SONORA in skill.natures
     amount = skill.damage if damage is None else damage
@@ -273,21 +293,23 @@ def hit_context(
         defense=answer.defense,
         defense_note=answer.note,
         spares_mental=Nature.PSIONICA in skill.natures and answer.kind == "internal",
+        further=_further(skill, later),
         sonic=("literal" if readings.sonic_literal else "recommended") if sonic else None,
         ignore_percent=exact(skill.ignore_defense_pct),
         pierces=skill.pierces_defense,
         **_target_side(skill, target, t_sheet, bool(breaks)),
     )
-    factor, round_up = _effects_factor(cut, answer, modifiers, sonic)
+    factor, round_up = _effects_factor(cut, [answer, *later], modifiers, sonic)
     return HitPlan(
         context=context,
         kind=answer.kind,
         effects_factor=factor,
         round_up=round_up,
-        evaded=answer.evasion == "full",
+        evaded=any(a.evasion == "full" for a in [answer, *later]),
         resisted=answer.effects_resisted,
         breaks=breaks,
         defense_skill=answer.skill,
+        further_kinds=tuple(a.kind for a in later),
     )
 
 

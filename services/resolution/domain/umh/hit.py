@@ -30,6 +30,8 @@ class Reaction:
     # umh 8.1.1.3.1: a defense an ally lent (his skill, from his sheet, covering this target).
     covered_by: str | None = None
     lent: Skill | None = None
+    # umh 8.1.1.3: the further defenses against a skill reactable several times, in order.
+    more: tuple[Reaction, ...] = ()
 
     @property
     def reacted(self) -> bool:
@@ -47,6 +49,8 @@ class Reaction:
             data["redirect_to"] = self.redirect_to
         if self.covered_by is not None:
             data["covered_by"] = self.covered_by
+        if self.more:
+            data["more"] = [answer.to_dict() for answer in self.more]
         return data
 
     @classmethod
@@ -58,6 +62,7 @@ class Reaction:
             timed_out=bool(data.get("timed_out", False)),
             to=(int(to[0]), int(to[1])) if to else None,
             redirect_to=data.get("redirect_to"),
+            more=tuple(cls.from_dict(answer) for answer in data.get("more") or ()),
         )
 
 
@@ -69,6 +74,18 @@ class Defense:
     kind: str
     value: int
     all_angles: bool = False
+
+
+@dataclass(frozen=True)
+class Further:
+    """A second or later defense against a skill reactable several times (umh 8.1.1.3): an
+    evasion (``evasion`` as on :class:`HitContext`) or a block (``defense``)."""
+
+    skill: str | None
+    evasion: str | None = None
+    defense: Defense | None = None
+    note: str | None = None
+    spares_mental: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,8 +103,10 @@ class HitContext:
     """Everything the steps need to compute one hit on one target.
 
     ``defense`` is the defensive skill that applies, or ``None`` with ``defense_note``
-    saying why none does. ``reductions`` maps ``"general"`` or a nature to a percent, as on
-    the sheet (passive, umh 9.4.3); ``temporary_reductions`` come from skills (not capped).
+    saying why none does; ``further`` are the defenses given after it against a skill
+    reactable several times (umh 8.1.1.3), in order. ``reductions`` maps ``"general"`` or a
+    nature to a percent, as on the sheet (passive, umh 9.4.3); ``temporary_reductions`` come
+    from skills (not capped).
     ``mental_share`` is the part of the damage that is mental (1 mental, 1/2 psionic).
     """
 
@@ -105,6 +124,7 @@ class HitContext:
     defense: Defense | None = None
     defense_note: str | None = "no_reaction"
     spares_mental: bool = False
+    further: tuple[Further, ...] = ()
     sonic: str | None = None  # None | "recommended" | "literal" (A-29)
     ignore_percent: Fraction = Fraction(0)
     pierces: bool = False

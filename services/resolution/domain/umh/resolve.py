@@ -98,17 +98,28 @@ def _current(condition: CombatCondition, tally: Tally, who: str) -> Combatant | 
 
 
 def _evasion_moves(
-    request: ActionRequest, target: str, reaction: Reaction, metric: Metric, out: Tally
+    request: ActionRequest, target: str, hops: Sequence[Square], metric: Metric, out: Tally
 ) -> None:
     """umh 8.2.1.1 / A-61: an evasion moves the evader and spends the squares it took (in
-    the combat's grid metric)."""
-    if reaction.to is None:
+    the combat's grid metric); several evasions of one hit (8.1.1.3) one after another."""
+    if not hops:
         return
     here = request.positions.get(target)
     height = here.height if here else "suelo"
-    out.moved[target] = Position(square=reaction.to, height=height)
+    out.moved[target] = Position(square=hops[-1], height=height)
     if here is not None and here.square is not None:
-        out.speed_spent[target] = float(distance(here.square, reaction.to, metric))
+        origin, spent = here.square, 0
+        for hop in hops:
+            spent += distance(origin, hop, metric)
+            origin = hop
+        out.speed_spent[target] = float(spent)
+
+
+def _hops(reaction: Reaction, kind: str | None, further: Sequence[str | None]) -> list[Square]:
+    """The squares the evasions answering a hit go to, in order (8.2.1.1, 8.1.1.3)."""
+    evasion = DefenseKind.EVASION.value
+    answers = [(reaction, kind), *zip(reaction.more, further, strict=False)]
+    return [r.to for r, k in answers if k == evasion and r.to is not None]
 
 
 def _counter(
@@ -165,8 +176,9 @@ def _offensive(
         )
         out.take(target_id, struck)
         plan = struck.plan
-        if plan is not None and plan.kind == DefenseKind.EVASION.value:
-            _evasion_moves(request, target_id, reaction, readings.metric, out)
+        if plan is not None:
+            hops = _hops(reaction, plan.kind, plan.further_kinds)
+            _evasion_moves(request, target_id, hops, readings.metric, out)
         if plan is not None and plan.kind == DefenseKind.COUNTER.value:
             _counter(condition, request, target_id, struck, readings, out)
         if skill.push and not (plan and plan.evaded) and struck.breakdown is not None:
@@ -298,7 +310,14 @@ def _apply(
     return out, stopped
 
 
-OPTIONAL_REACTION_KEYS = ("to", "redirect_to", "use_number", "covered_by")
+OPTIONAL_REACTION_KEYS = ("to", "redirect_to", "use_number", "covered_by", "more")
+
+
+def _shown(reaction: dict[str, Any]) -> dict[str, Any]:
+    shown = {k: v for k, v in reaction.items() if k not in OPTIONAL_REACTION_KEYS or v is not None}
+    if shown.get("more"):
+        shown["more"] = [_shown(answer) for answer in shown["more"]]
+    return shown
 
 
 def public(payload: dict[str, Any]) -> dict[str, Any]:
@@ -310,11 +329,7 @@ def public(payload: dict[str, Any]) -> dict[str, Any]:
     for row in resolved["results"]:
         reaction = row.get("reaction")
         if reaction is not None:
-            row["reaction"] = {
-                k: v
-                for k, v in reaction.items()
-                if k not in OPTIONAL_REACTION_KEYS or v is not None
-            }
+            row["reaction"] = _shown(reaction)
     return resolved
 
 

@@ -52,6 +52,7 @@ def _reaction(choice: ReactionChoice) -> Reaction:
         timed_out=choice.timed_out,
         to=choice.to,
         redirect_to=choice.redirect_to,
+        more=tuple(_reaction(answer) for answer in choice.more or ()),
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from typing import Final
 
@@ -153,6 +154,32 @@ def defense_step(hit: HitContext, flow: Flow) -> StepRecord:
         details.update(ignore_percent=json_number(hit.ignore_percent), pierces=hit.pierces)
     rule = "umh 8.2.4.2" if defense.kind == "counter" else "umh 9.2.1"
     return StepRecord("defense", rule, flow.amount, after, details, mental)
+
+
+def further_step(hit: HitContext, flow: Flow) -> StepRecord | None:
+    """umh 8.1.1.3: the defenses given after the first against a skill reactable several
+    times, in the order given, each on what the one before let through: an evasion as in
+    8.2.1, a block as in 9.2.1 (sonic, psionic, pierce and ignore included). Each one's own
+    record is listed under ``answers``."""
+    if not hit.further:
+        return None
+    records: list[dict[str, object]] = []
+    current = flow
+    for answer in hit.further:
+        again = replace(
+            hit,
+            evasion=answer.evasion,
+            defense=answer.defense,
+            defense_note=answer.note,
+            spares_mental=answer.spares_mental,
+        )
+        record = evasion_step(again, current) or defense_step(again, current)
+        records.append(record.to_dict())
+        current = record.flow(current)
+    details = {"answers": records}
+    return StepRecord(
+        "further_defenses", "umh 8.1.1.3", flow.amount, current.amount, details, current.mental
+    )
 
 
 def _none(note: str | None) -> dict[str, object]:

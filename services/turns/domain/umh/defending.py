@@ -7,7 +7,10 @@ Checks, in order (the first failing one is raised):
    an opponent who is not a target stepping in with an anticipation, annulment or
    reflection, or a defense that covers allies, while the hit's windows are open (8.2.2.5,
    8.2.3.3, 8.1.1.3.1);
-3. ``invalid_request``: RESISTIR and a skill at once (one answer per window, 8.1.1.3);
+   (``already_reacted`` when his window took all the answers a skill reactable several
+   times allows, 8.1.1.3);
+3. ``invalid_request``: RESISTIR and a skill at once (one answer per window, 8.1.1.3); a
+   second or later answer that is not a block or an evasion (8.1.1.3, ``again``);
 4. ``unknown_skill`` / ``not_a_defense`` (8.1.1.3);
 5. the conditions that forbid defending (11.4.1, 11.4.2, 11.5.1, 11.5.2, 11.5.8); a
    supplementary skill only stopped (8.2.2.2, 8.2.3.1, 8.2.5.2: ``not_targeted``);
@@ -18,21 +21,23 @@ Checks, in order (the first failing one is raised):
 8. ``insufficient_pa`` (3.1.2); an evasion's ``to`` within the speed left (8.2.1.1);
 9. ``not_in_combat`` / ``character_down`` for a reflection's new target (8.2.5.2);
 10. ``check_reaction`` of shared/rulesets/umh (umh 5 - 12).
-Then the PA are spent, the use counted, the window closed; an anticipation opens the
-attacker's answer window; once the hit's windows are all in, resolution is asked.
+Then the PA are spent, the use counted, the window closed (or, against a skill reactable
+several times, kept open for a further block or evasion: ``again``); an anticipation opens
+the attacker's answer window; once the hit's windows are all in, resolution is asked.
 Resolution computes what every kind does (evasion, anticipation, annulment, counter,
 reflection, RESISTIR).
 """
 
 from __future__ import annotations
 
-from services.turns.domain.umh import conditions, disputes, economy, limits, rulechecks
+from services.turns.domain.umh import again, conditions, disputes, economy, limits, rulechecks
 from services.turns.domain.umh.acting import known_skill
 from services.turns.domain.umh.inflight import InFlight, Reaction
 from services.turns.domain.umh.participant import Participant, SkillInfo
 from services.turns.domain.umh.reactions import (
     close_window,
     declare_use,
+    emit_answered,
     open_answer,
     open_reflected,
     request_resolution_if_ready,
@@ -87,16 +92,18 @@ def answerable(window: Reaction, skill: SkillInfo | None) -> bool:
     return window.kind == "counter" and skill is not None and not skill.melee
 
 
-def check_speed(state: CombatState, actor: str, player: Participant, react: ReactAction) -> None:
-    """umh 8.2.1.1 / 2.3.2.1: an evasion to a square cannot cost more speed than is left."""
-    here = state.positions.get(actor)
+def check_speed(
+    state: CombatState, window: Reaction, player: Participant, react: ReactAction
+) -> None:
+    """umh 8.2.1.1 / 2.3.2.1: an evasion to a square cannot cost more speed than is left
+    (after the evasions already given in the window, 8.1.1.3)."""
+    here, spent = again.evasion_origin(state, window, react.actor)
     if react.to is None or here is None:
         return
     cost = rulechecks.squares_apart(state, here, react.to)
-    if cost > player.movement_left:
-        raise RuleViolation(
-            "insufficient_speed", "umh 8.2.1.1", needed=cost, left=player.movement_left
-        )
+    left = player.movement_left - spent
+    if cost > left:
+        raise RuleViolation("insufficient_speed", "umh 8.2.1.1", needed=cost, left=left)
 
 
 def check_supplementary(flight: InFlight, skill: SkillInfo | None, react: ReactAction) -> None:
@@ -144,6 +151,7 @@ def check_skill(
     skill: SkillInfo,
     react: ReactAction,
     now_ms: int,
+    window: Reaction,
 ) -> int:
     """Steps 7 - 8: limits and price of a defensive skill; returns its cost."""
     limits.check_round_uses(player, skill)
@@ -154,7 +162,7 @@ def check_skill(
     cost = skill.pa
     economy.check_pa(player, cost)
     if skill.defense_kind == "evasion":
-        check_speed(state, react.actor, player, react)
+        check_speed(state, window, player, react)
     return cost
 
 
@@ -170,6 +178,12 @@ def react(
     if interjected:
         assert flight is not None
         found = Reaction(deadline_ms=now_ms, timer_id=None), None
+    if found is None:
+        given = again.exhausted(state, action.action_id, flight, action.actor)
+        if given is not None:
+            raise RuleViolation(
+                "already_reacted", "umh 8.1.1.3", action_id=action.action_id, answers=given
+            )
     if flight is None or found is None:
         raise RuleViolation("no_pending_reaction", "umh 8.1.1.3", action_id=action.action_id)
     window, anticipator = found
@@ -179,6 +193,13 @@ def react(
     skill = known_skill(player, action.skill, "umh 8.1.1.3") if action.skill else None
     if skill is not None and skill.type != "defensive":
         raise RuleViolation("not_a_defense", "umh 8.1.1.3", skill=skill.name)
+    further = window.given > 0
+    if further:
+        again.check_further(action, skill)
+        if skill is None:
+            again.answer_again(state, out, action.action_id, window, action, None, 0)
+            request_resolution_if_ready(state, out, action.action_id)
+            return
     conditions.check_reaction(player, skill)
     if skill is not None:
         disputes.check(player, skill)
@@ -187,7 +208,7 @@ def react(
     if anticipator is None:
         check_supplementary(flight, skill, action)
         check_reflected(window, skill)
-    cost = check_skill(state, player, skill, action, now_ms) if skill else 0
+    cost = check_skill(state, player, skill, action, now_ms, window) if skill else 0
     check_redirect(state, action)
     attacker = anticipator or flight.attacker
     attack = flight.reactions[anticipator].skill if anticipator else flight.skill
@@ -218,6 +239,10 @@ def react(
             settings=state.settings,
             in_round=True,
         )
+    if further:
+        again.answer_again(state, out, action.action_id, window, action, skill, cost)
+        request_resolution_if_ready(state, out, action.action_id)
+        return
     if interjected:
         flight.reactions[action.actor] = window
     if flight.opening and skill is not None and anticipator is None:
@@ -229,6 +254,22 @@ def react(
     window.redirect_to = action.redirect_to
     window.use_number = action.use_number
     window.pa_spent = cost
+    several = not interjected and again.several(state, flight, anticipator)
+    window.given = 1 if skill is not None and several else 0
+    if several and again.keeps_open(state, flight, window):
+        limit = again.times(state, flight)
+        emit_answered(
+            out,
+            action.action_id,
+            action.actor,
+            skill=window.skill,
+            resist=False,
+            hit=flight.hit,
+            kind=window.kind,
+            pa_spent=cost,
+            extra=again.extra(window, limit, answer=1),
+        )
+        return
     close_window(
         state,
         out,
@@ -237,6 +278,7 @@ def react(
         action.actor,
         timed_out=False,
         anticipator=anticipator,
+        extra=again.extra(window, 1, answer=1) if several else None,
     )
     if anticipator is None and answerable(window, skill):
         open_answer(state, out, action.action_id, action.actor, now_ms, to=window.kind)

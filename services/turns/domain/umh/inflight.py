@@ -18,7 +18,9 @@ TIMED_OUT: Final = "timed_out"
 class Reaction:
     """One window: a target's defense (umh 2.4.2, 8.1.1.3) or the attacker's answer to an
     anticipation (8.2.2.4). ``kind`` is the defense kind of the skill that answered it;
-    ``reflected_by`` names the reflector when the window is on a reflected hit (8.2.5.2)."""
+    ``reflected_by`` names the reflector when the window is on a reflected hit (8.2.5.2).
+    Against a skill reactable several times (8.1.1.3) ``given`` counts the defensive skills
+    given in the window and ``more`` holds the second and later ones, in order."""
 
     deadline_ms: int
     timer_id: str | None
@@ -31,6 +33,8 @@ class Reaction:
     use_number: int | None = None
     pa_spent: int = 0
     reflected_by: str | None = None
+    given: int = 0
+    more: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def is_open(self) -> bool:

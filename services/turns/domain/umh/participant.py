@@ -64,6 +64,7 @@ class SkillInfo:
     disputed: bool = False
     reach: int = 1
     precognition: bool = False
+    reactable_times: int = 1
 
     @property
     def key(self) -> str:

@@ -175,6 +175,34 @@ def open_answer(
     out.emit(REACTION_REQUESTED, payload)
 
 
+def emit_answered(
+    out: Outcome,
+    action_id: str,
+    reactor: str,
+    *,
+    skill: str | None,
+    resist: bool,
+    hit: int,
+    kind: str | None,
+    pa_spent: int,
+    anticipator: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """``reaction.answered``: one answer in a window (``extra``: umh 8.1.1.3's ``answer`` and
+    ``answers_left`` against a skill reactable several times)."""
+    payload: dict[str, Any] = {
+        "action_id": action_id,
+        "reactor": reactor,
+        "skill": skill,
+        "resist": resist,
+        "hit": hit,
+        "kind": kind,
+        "anticipation_by": anticipator,
+        "pa_spent": pa_spent,
+    }
+    out.emit(REACTION_ANSWERED, {**payload, **(extra or {})})
+
+
 def close_window(
     state: CombatState,
     out: Outcome,
@@ -184,30 +212,34 @@ def close_window(
     *,
     timed_out: bool,
     anticipator: str | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> None:
-    """Close one window: answered (the choice is already on ``window``) or timed out."""
+    """Close one window: answered (the choice is already on ``window``) or timed out. A
+    window that took defensive skills before its deadline (umh 8.1.1.3) keeps them: it
+    times out as answered."""
     action = state.actions[action_id]
     cancel_timer(state, out, window.timer_id)
     window.timer_id = None
-    window.status = TIMED_OUT if timed_out else ANSWERED
+    window.status = TIMED_OUT if timed_out and not window.given else ANSWERED
     if timed_out:
         payload: dict[str, Any] = {"action_id": action_id, "reactor": reactor}
         if anticipator is not None:
             payload["anticipation_by"] = anticipator
+        if window.given:
+            payload["answers"] = window.given
         out.emit(REACTION_TIMED_OUT, payload)
         return
-    out.emit(
-        REACTION_ANSWERED,
-        {
-            "action_id": action_id,
-            "reactor": reactor,
-            "skill": window.skill,
-            "resist": window.resist,
-            "hit": action.hit,
-            "kind": window.kind,
-            "anticipation_by": anticipator,
-            "pa_spent": window.pa_spent,
-        },
+    emit_answered(
+        out,
+        action_id,
+        reactor,
+        skill=window.skill,
+        resist=window.resist,
+        hit=action.hit,
+        kind=window.kind,
+        pa_spent=window.pa_spent,
+        anticipator=anticipator,
+        extra=extra,
     )
 
 
@@ -249,7 +281,17 @@ def close_windows_of(state: CombatState, out: Outcome, character: str) -> list[s
 
 
 def choice(window: Reaction) -> ReactionChoice:
+    """What resolution needs of a window; against a skill reactable several times (umh
+    8.1.1.3) the further defenses follow the first in ``more``, in the order given."""
     to = (window.to[0], window.to[1]) if window.to else None
+    more = [
+        ReactionChoice(
+            skill=entry.get("skill"),
+            to=(entry["to"][0], entry["to"][1]) if entry.get("to") else None,
+            use_number=entry.get("use_number"),
+        )
+        for entry in window.more
+    ]
     return ReactionChoice(
         skill=window.skill,
         resist=window.resist,
@@ -257,6 +299,7 @@ def choice(window: Reaction) -> ReactionChoice:
         to=to,
         redirect_to=window.redirect_to,
         use_number=window.use_number,
+        more=more or None,
     )
 
 

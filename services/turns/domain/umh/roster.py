@@ -64,6 +64,7 @@ def skill_info(skill: Skill) -> SkillInfo:
         disputed=skill.disputed,
         reach=skill.reach,
         precognition=skill.precognition,
+        reactable_times=skill.reactable_times,
     )
 
 

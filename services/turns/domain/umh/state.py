@@ -250,6 +250,9 @@ class CombatState:
     interference_queue: list[Interference] = field(default_factory=list)
     end_reason: str | None = None
     """Why a side was beaten while a hit was being resolved: the end waits for it (2.1.3)."""
+    spent_windows: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    """umh 8.1.1.3: the windows that took every answer a skill reactable several times
+    allows, by action and reactor (``[hit, answers]``; the last few actions only)."""
 
     # --- queries ---------------------------------------------------------------------
     def participant(self, character: str) -> Participant:

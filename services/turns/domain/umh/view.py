@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.turns.domain.umh import again
 from services.turns.domain.umh.conditions import effects_view
 from services.turns.domain.umh.inflight import Reaction
 from services.turns.domain.umh.participant import Participant
@@ -40,7 +41,8 @@ def turn_view(state: CombatState) -> dict[str, Any] | None:
 
 def pending_reactions(state: CombatState) -> list[dict[str, Any]]:
     """umh 2.4.2 / 8.2.2.4 / 8.2.5.2: the open windows, in declaration order, with their hit;
-    the window of a reflected hit's new target names the reflector (``reflected_by``)."""
+    the window of a reflected hit's new target names the reflector (``reflected_by``); a
+    window against a skill reactable several times, the answers it still takes (8.1.1.3)."""
     pending: list[dict[str, Any]] = []
     for action_id, action in state.actions.items():
         windows: list[tuple[str, Reaction, str | None]] = [
@@ -61,6 +63,8 @@ def pending_reactions(state: CombatState) -> list[dict[str, Any]]:
                 }
                 if window.reflected_by is not None:
                     entry["reflected_by"] = window.reflected_by
+                if anticipator is None and again.times(state, action) > 1:  # umh 8.1.1.3
+                    entry["answers_left"] = again.times(state, action) - window.given
                 pending.append(entry)
     return pending
 

@@ -60,7 +60,9 @@ def _pool(
     readings: UmhReadings,
 ) -> tuple[list[str], Fraction, Defense | None]:
     """umh 8.1.1.3.2 / A-51: who shares the volley (not the evaders), its summed damage
-    after boosters and attack modifiers, and the best numeric defense any of them brought."""
+    after boosters and attack modifiers, and the best numeric defense any of them brought
+    (against a skill reactable several times, 8.1.1.3, each block of a target is a candidate
+    and an evasion among his answers makes him an evader)."""
     attacker = condition.participants[request.attacker]
     pooled: list[str] = []
     total, best = Fraction(0), None
@@ -68,13 +70,14 @@ def _pool(
         reaction = request.reactions.get(target_id, Reaction())
         target = condition.participants[target_id]
         plan = hit_context(skill, attacker, target, reaction, readings, first_hit=request.hit == 1)
-        if plan.context.evasion is not None:
+        further = plan.context.further
+        if plan.context.evasion is not None or any(f.evasion is not None for f in further):
             continue
         pooled.append(target_id)
         total += compute_damage(plan.context, (booster_step, modifier_step)).steps[-1].after
-        defense = plan.context.defense
-        if defense is not None and (best is None or defense.value > best.value):
-            best = defense
+        for defense in (plan.context.defense, *(f.defense for f in further)):
+            if defense is not None and (best is None or defense.value > best.value):
+                best = defense
     return pooled, total, best
 
 

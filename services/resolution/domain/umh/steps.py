@@ -174,7 +174,7 @@ def further_step(hit: HitContext, flow: Flow) -> StepRecord | None:
             spares_mental=answer.spares_mental,
         )
         record = evasion_step(again, current) or defense_step(again, current)
-        records.append(record.to_dict())
+        records.append({**record.to_dict(), "skill": answer.skill})
         current = record.flow(current)
     details = {"answers": records}
     return StepRecord(

@@ -43,6 +43,7 @@ from gateway.webhooks.sender import Sender
 from gateway.webhooks.store import WebhookStore
 from gateway.webhooks.told import told_body
 from gateway.webhooks.worker import DeliveryWorker
+from shared import tracing
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.logging import configure, get_logger
@@ -88,6 +89,7 @@ def delivery_worker(
 def create_app(settings: GatewaySettings | None = None) -> FastAPI:
     settings = settings or GatewaySettings()
     configure(level=settings.log_level, json=settings.log_json, service="gateway")
+    tracing.start("gateway")  # before the bus consumes (off unless configured)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -187,4 +189,5 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
     app.include_router(aftermath.router)
     app.include_router(dice.router)
     console.mount(app)
+    tracing.instrument_app(app)
     return app

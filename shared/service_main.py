@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from shared import liveness
+from shared import liveness, tracing
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.logging import configure, get_logger
@@ -73,6 +73,7 @@ async def _every(
 async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
     """Run one replica of a service until SIGINT / SIGTERM."""
     configure(level=settings.log_level, json=settings.log_json, service=spec.name)
+    tracing.start(spec.name)  # before the bus consumes (off unless configured)
     keys = Keys(settings.ns)
     redis = redis_client(settings.redis_url)
     await until_redis_ready(redis)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.support.play import error_of
-from tests.support.sheets import JSON, defensive, offensive, umh_sheet_with
+from tests.support.sheets import JSON, defensive, offensive, supplementary, umh_sheet_with
 from tests.support.steps import register_sheet, resolved_of
 from tests.support.table import ChainCommunity, ChainReferee
 
@@ -158,3 +158,28 @@ async def test_8_1_1_3_timeout_after_one_answer_keeps_it(referee: ChainReferee) 
     assert row["damage"] == 200
     assert row["reaction"]["skill"] == "Bloqueo"
     assert row["reaction"]["timed_out"] is False
+
+
+async def test_1_3_5_8_1_1_3_each_answer_to_the_opening_may_be_prepared(
+    referee: ChainReferee,
+) -> None:
+    """The opening Ráfaga (reactable twice) answered with Bloqueo, then Escudo de fuego,
+    which needs Canalizar: bruno may use Canalizar in the preparation round (umh 1.3.5)."""
+    community = await referee.new_community(
+        timers={"preparation_seconds": 60, "turn_seconds": 60, "defense_seconds": 60}
+    )
+    await community.register("ana", vel=7, skills=[barrage(2)])
+    fire = {**block("Escudo de fuego", 50), "requires_preparation": "Canalizar"}
+    skills = [block("Bloqueo", 100), fire, supplementary("Canalizar", pa=1)]
+    await community.register("bruno", vel=5, skills=skills)
+    opened = await community.start_attack("ana", ["bruno"], "Ráfaga")
+    cid = opened["id"]
+    (window,) = opened["pending_reactions"]
+    assert window["answers_left"] == 2
+    await community.act_ok(cid, react(window["action_id"], "Bloqueo"))
+    await community.act_ok(cid, react(window["action_id"], "Escudo de fuego"))
+    resolved = await resolved_of(community, cid, window["action_id"])
+    assert resolved["results"][0]["damage"] == 150
+    await community.wait_combat(cid, lambda c: c["phase"] == "preparation", what="preparation")
+    body = {"type": "skill", "actor": "bruno", "skill": "Canalizar", "targets": []}
+    await community.act_ok(cid, body)

@@ -141,6 +141,8 @@ def answer_again(
             }
         )
         window.given += 1
+        if flight.opening:  # umh 1.3.5: what answering the opening attack needed
+            state.opening_more.setdefault(react.actor, []).append(skill.name)
     if skill is None or window.given >= limit:
         cancel_timer(state, out, window.timer_id)
         window.timer_id = None

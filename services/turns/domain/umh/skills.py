@@ -206,14 +206,21 @@ def use_skill(
 def allowed_in_preparation(state: CombatState, actor: str, skill: SkillInfo) -> bool:
     """umh 1.3.2 / 1.3.3 / 1.3.5 / 1.3.6: skills that say so; and the preparation skill that
     the skill used in the opening attack needs: the aggressor's offensive skill (1.3.6), or
-    the defensive skill a target answered it with (1.3.5)."""
+    the defensive skills a target answered it with (1.3.5, several: 8.1.1.3)."""
     if skill.preparation:
         return True
     initiator = actor == state.initiator
-    used = state.opening_skill if initiator else state.opening_answers.get(actor)
-    info = state.participants[actor].skill(used) if used else None
-    needed = info.requires_preparation if info else None
-    return needed is not None and needed.casefold() == skill.key
+    if initiator:
+        used = [state.opening_skill]
+    else:  # every defensive skill he answered it with (several: umh 8.1.1.3)
+        used = [state.opening_answers.get(actor), *state.opening_more.get(actor, [])]
+    player = state.participants[actor]
+    for name in used:
+        info = player.skill(name) if name else None
+        needed = info.requires_preparation if info else None
+        if needed is not None and needed.casefold() == skill.key:
+            return True
+    return False
 
 
 def prepare(

@@ -225,6 +225,8 @@ class CombatState:
     aloft: list[str] = field(default_factory=list)
     opening_answers: dict[str, str] = field(default_factory=dict)
     """umh 1.3.5: the defensive skill each target answered the opening attack with."""
+    opening_more: dict[str, list[str]] = field(default_factory=dict)
+    """umh 1.3.5 / 8.1.1.3: the further ones, against a skill reactable several times."""
     """umh 7.1.1 Teletransportadora: teleported up high, back on the ground after an action."""
     """umh 10.2.3: where those who closed in this turn stand outside it (``approach``)."""
     turn_order: list[str] = field(default_factory=list)

@@ -75,7 +75,12 @@ async def gate_action(
                 skill=action.skill,
             ),
         )
-        return {"sheet": sheet, "weekly_uses": gate.weekly_uses.get(action.actor, {})}
+        carried = gate.carried.get(action.actor)
+        return {
+            "sheet": sheet,
+            "weekly_uses": gate.weekly_uses.get(action.actor, {}),
+            "carried": carried.model_dump(mode="json") if carried else None,
+        }
     if isinstance(action, FleeAction):
         query = StatesCheck(
             purpose="flee",

@@ -37,6 +37,7 @@ FIELDS: dict[str, Kind] = {
         Kind.PUBLIC,
         """
         abandoned_actions acted action action_id actor after against alentar_bonus asked
+        carries from_last_combat
         alentar_received alliance already_down annul_reason answer_to anticipation_by
         applied_by applied_to arma arma_rule at attack attacker attackers attacks
         automatic base before blocks bonus by called_shot cancelled captors category
@@ -77,7 +78,7 @@ FIELDS: dict[str, Kind] = {
     **_named(
         Kind.MAP,
         """
-        conditions cooldowns initiative l5r moved participants positions protected
+        carried conditions cooldowns initiative l5r moved participants positions protected
         refunds rolls speed_spent timers uses uses_this_combat uses_this_round
         weekly_uses
         """,

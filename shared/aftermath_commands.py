@@ -42,6 +42,7 @@ AdjustableState = Literal[
     "imprisonment",
     "vigor",
     "post_combat_state",
+    "carried",
 ]
 
 
@@ -49,12 +50,14 @@ class AdjustStatus(ServicePayload):
     """``aftermath.moderate``: a moderator lifts or shortens a timed state, with a reason.
 
     ``key`` names which one: the room of a room ban, the cooldown (``flee`` or
-    ``flee:<skill>``), the post-combat state."""
+    ``flee:<skill>``), the post-combat state; for ``carried`` (umh 4.1.7) ``vit`` or an
+    effect (id or type), none for all of it, and ``vit`` sets the VIT he carries."""
 
     character: str
     kind: AdjustableState
     key: str | None = None
     lift: bool = False
     until_ms: int | None = None
+    vit: int | None = Field(None, ge=1)
     reason: str = Field(min_length=1, max_length=500)
     moderator: str | None = None

@@ -157,6 +157,7 @@ COMBATANT_DOWN: Final = "combatant.down"
 COMBATANT_JOINED: Final = "combatant.joined"
 COMBATANT_FLED: Final = "combatant.fled"
 AFTERMATH_APPLIED: Final = "aftermath.applied"
+CONDITION_CARRIED: Final = "condition.carried"  # internal: umh 4.1.7, resolution -> states
 COMBATANT_DISCONNECTED: Final = "combatant.disconnected"
 COMBATANT_RECONNECTED: Final = "combatant.reconnected"
 JOIN_REQUESTED: Final = "join.requested"
@@ -180,7 +181,7 @@ REPLY_BATCH: Final = "reply.batch"
 CHAIN_EVENTS: Final = frozenset({RESOLUTION_REQUESTED, ACTION_RESOLVED})
 
 # Events that only services consume: not in the public stream nor in the combat log.
-INTERNAL_EVENTS: Final = frozenset({RESOLUTION_REQUESTED, DICE_SEEDED})
+INTERNAL_EVENTS: Final = frozenset({RESOLUTION_REQUESTED, DICE_SEEDED, CONDITION_CARRIED})
 
 # Which events each service consumes besides its own commands. The outbox relay delivers
 # them to the service's command exchange with the room as routing key, so they are
@@ -203,7 +204,8 @@ SUBSCRIPTIONS: Final[dict[str, frozenset[str]]] = {
         }
     ),
     # states keeps what outlives the combat: who fled, who received a state, weekly uses,
-    # offensive actions that cancel an immunity (umh 4.2.1, 4.2.2).
+    # offensive actions that cancel an immunity (umh 4.2.1, 4.2.2), what a fighter carries
+    # into his next combat (umh 4.1.7).
     "states": frozenset(
         {
             COMBAT_STARTED,
@@ -212,6 +214,7 @@ SUBSCRIPTIONS: Final[dict[str, frozenset[str]]] = {
             COMBATANT_FLED,
             ACTION_DECLARED,
             EFFECT_APPLIED,
+            CONDITION_CARRIED,
         }
     ),
 }

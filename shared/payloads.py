@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from shared.actions import Action
+from shared.carried import Carried
 from shared.settings import CommunitySettings, known_only
 from shared.vocabulary import EndReason, PublicStatus, Side
 
@@ -65,6 +66,9 @@ class StartCombat(ServicePayload):
         default_factory=dict, description="umh 2.3.4.2: from services/states at the start"
     )
     prisoner_challenge: bool = Field(False, description="umh 4.5.4 (from services/states)")
+    carried: dict[str, Carried] = Field(
+        default_factory=dict, description="umh 4.1.7: from services/states at the start"
+    )
     # Put by services/turns itself: the combat's dice (seed, commitment, draws), so that a
     # ruleset rolling at the start (initiative) has them; see shared/dice/combat.py.
     dice: dict[str, Any] | None = None
@@ -84,6 +88,7 @@ class ActOnCombat(ServicePayload):
     # For a join: the joiner's sheet snapshot and what services/states answered.
     sheet: dict[str, Any] | None = None
     weekly_uses: dict[str, int] = Field(default_factory=dict)
+    carried: Carried | None = Field(None, description="umh 4.1.7: the joiner's, from states")
 
 
 class TimerFired(ServicePayload):
@@ -226,6 +231,7 @@ class EffectApplied(ServicePayload):
     is_state: bool = Field(
         True, description="counts as 'received a state' for the immunity of umh 4.2.1"
     )
+    from_last_combat: bool = Field(False, description="umh 4.1.7: kept from his last combat")
 
 
 class EffectExpired(ServicePayload):
@@ -289,6 +295,7 @@ class CombatantJoined(ServicePayload):
     joined_at_ms: int
     sheet: dict[str, Any]
     square: tuple[int, int] | None = Field(None, description="where he entered on the grid")
+    carries: Carried | None = Field(None, description="umh 4.1.7: what he brings from his last")
 
 
 class CombatantFled(ServicePayload):
@@ -338,6 +345,9 @@ class StatesChecked(ServicePayload):
     prisoner_challenge: bool = Field(
         False, description="umh 4.5.4: the attacker is a prisoner challenging his captors"
     )
+    carried: dict[str, Carried] = Field(
+        default_factory=dict, description="umh 4.1.7: what each one carries from his last combat"
+    )
 
 
 class RoomBan(ServicePayload):
@@ -361,6 +371,11 @@ class CharacterStatus(ServicePayload):
         default_factory=list, description="umh 4.1.2, 4.3.1: {state, by, combat_id, until}"
     )
     vigor_recovers_at: str | None = Field(None, description="umh 4.1.6: all lost points at once")
+    carried: dict[str, Any] | None = Field(
+        None,
+        description="umh 4.1.7: what he takes into his next combat "
+        "{combat_id, vit, vit_max, effects, recovers_at}",
+    )
     ruleset_status: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="what a ruleset keeps besides, by ruleset name"
     )

@@ -57,6 +57,13 @@ class AftermathSettings(ApiModel):
         le=30 * 86400,
         description="umh 4.1.6 / A-73: the VIGOR SYSTEM's recovery time; all lost points at once",
     )
+    carried_vit_recovery_seconds: Int = Field(
+        0,
+        ge=0,
+        le=30 * 86400,
+        description="umh 4.1.7: after a combat, the VIT he kept heals whole this long after its "
+        "end; 0: only a moderator heals it",
+    )
 
 
 class PlatformSettings(ApiModel):

@@ -34,7 +34,7 @@ from shared.aftermath_commands import (
     ApplyPostCombat,
     ClaimRequirement,
 )
-from shared.api_types import ApiModel, Bool
+from shared.api_types import ApiModel, Bool, Int
 from shared.messages import (
     CMD_CHARACTER,
     CMD_MODERATE,
@@ -85,28 +85,47 @@ class RequirementBody(ApiModel):
 
 
 class AdjustBody(ApiModel):
-    """A moderator lifts (``lift: true``) or shortens (``until``) one timed state."""
+    """A moderator lifts (``lift: true``) or shortens (``until``) one timed state, or sets
+    the VIT a character carries into his next combat (``vit``, kind ``carried``, umh 4.1.7)."""
 
     model_config = ConfigDict(extra="forbid")
 
     kind: AdjustableState
     key: Key | None = Field(
-        None, description="the room of a room ban, the cooldown (flee, flee:<skill>), the state"
+        None,
+        description="the room of a room ban, the cooldown (flee, flee:<skill>), the state; "
+        "carried: vit or an effect (id or type), none for all",
     )
     room: Key | None = Field(None, description="same as key, for a room ban")
     lift: Bool = False
     until: datetime | None = None
+    vit: Int | None = Field(None, ge=1, description="carried: the VIT he keeps (umh 4.1.7)")
     reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
 
     @model_validator(mode="after")
     def _lift_or_until(self) -> AdjustBody:
-        if self.lift == (self.until is not None):
-            raise ValueError("either lift: true or a new until")
+        if self.vit is not None and self.kind != "carried":
+            raise ValueError("vit is set only on what a character carries (kind carried)")
+        if [self.lift, self.until is not None, self.vit is not None].count(True) != 1:
+            raise ValueError("either lift: true, a new until or (kind carried) a vit")
         if self.until is not None and self.until.tzinfo is None:
             raise ValueError("until needs a time zone (RFC 3339)")
         if self.kind == "room_ban" and not (self.key or self.room):
             raise ValueError("a room ban names its room")
         return self
+
+    def command(self, character: str, moderator: str | None) -> AdjustStatus:
+        """The ``aftermath.moderate`` command for services/states."""
+        return AdjustStatus(
+            character=character,
+            kind=self.kind,
+            key=self.key or self.room,
+            lift=self.lift,
+            until_ms=int(self.until.timestamp() * 1000) if self.until is not None else None,
+            vit=self.vit,
+            reason=self.reason,
+            moderator=moderator,
+        )
 
 
 class CharacterCommandBody(ApiModel):
@@ -296,16 +315,7 @@ async def adjust_status(
     async def operation(key: str | None) -> Answer:
         if await load_sheet(gw, tenant, character_id) is None:
             raise ApiError("not_found")
-        until_ms = int(body.until.timestamp() * 1000) if body.until is not None else None
-        command = AdjustStatus(
-            character=character_id,
-            kind=body.kind,
-            key=body.key or body.room,
-            lift=body.lift,
-            until_ms=until_ms,
-            reason=body.reason,
-            moderator=principal.key_id,
-        )
+        command = body.command(character_id, principal.key_id)
         return await to_states(
             gw,
             type_=CMD_MODERATE,

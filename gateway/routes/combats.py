@@ -139,6 +139,7 @@ class StartCombatBody(ApiModel):
             moderator=moderator,
             weekly_uses=gate.weekly_uses,
             prisoner_challenge=gate.prisoner_challenge,
+            carried=gate.carried,
         )
 
 
@@ -197,18 +198,25 @@ async def start_combat(
             pipe.zadd(gw.keys.room_index(tenant, body.room), {combat_id: started}, nx=True)
             pipe.zadd(gw.keys.rooms_index(tenant), {body.room: 0}, nx=True)
             await pipe.execute()
-        return Answer(201, fill_vitality(combat, sheets), location)
+        return Answer(201, fill_vitality(combat, sheets, gate), location)
 
     return await idempotent(request, gw, tenant, body.model_dump(mode="json"), operation)
 
 
-def fill_vitality(combat: dict[str, Any], sheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """umh: before resolution has read the sheets, nobody has lost vitality yet (the other
-    rulesets have no VIT: their own fields come from their services)."""
+def fill_vitality(
+    combat: dict[str, Any], sheets: dict[str, dict[str, Any]], gate: StatesChecked
+) -> dict[str, Any]:
+    """umh: before resolution has read the sheets, everyone has his whole VIT or what he
+    carries from his last combat (4.1.7; the other rulesets have no VIT: their own fields
+    come from their services)."""
     for cid, part in combat.get("participants", {}).items():
         stats = sheets.get(cid, {}).get("stats")
         if part.get("vit") is None and isinstance(stats, dict) and "vit" in stats:
-            part["vit"], part["vit_max"] = stats["vit"], stats["vit"]
+            carried = gate.carried.get(cid)
+            vit = stats["vit"]
+            if carried is not None and carried.vit is not None:
+                vit = min(vit, carried.vit)
+            part["vit"], part["vit_max"] = vit, stats["vit"]
     return combat
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from services.resolution.registry import ruleset_named, ruleset_of
 from shared.dice import combat as combat_dice
@@ -18,6 +18,7 @@ from shared.messages import (
     TURN_ENDED,
     TURN_STARTED,
     Envelope,
+    Event,
 )
 from shared.runtime import Handler, ServiceSpec, State, Target
 
@@ -43,11 +44,23 @@ def _seed_only(state: State) -> bool:
     return set(state) == {combat_dice.DICE}
 
 
+@runtime_checkable
+class KeepsCondition(Protocol):
+    """A ruleset whose fighters keep their condition into their next combat (umh 4.1.7)."""
+
+    def on_combat_ended(self, state: State, payload: dict[str, Any]) -> list[Event]: ...
+
+
 def on_combat_ended(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:
-    """The combat is over: its condition is kept for the retention time, then expires."""
+    """The combat is over: its condition is kept for the retention time, then expires; a
+    ruleset that carries it into the next combat tells services/states (umh 4.1.7)."""
     if state is None or _seed_only(state) or state.get("ended"):
         return Decision(None)
-    return combat_dice.carried(state, Decision({**state, "ended": True}))
+    ruleset = ruleset_of(state)
+    events = (
+        ruleset.on_combat_ended(state, env.payload) if isinstance(ruleset, KeepsCondition) else []
+    )
+    return combat_dice.carried(state, Decision({**state, "ended": True}, events))
 
 
 def on_combat_event(env: Envelope, state: State | None, _: Target, now: int) -> Decision[State]:

@@ -24,6 +24,7 @@ from shared.messages import (
     COMBAT_STARTED,
     COMBATANT_FLED,
     COMBATANT_JOINED,
+    CONDITION_CARRIED,
     EFFECT_APPLIED,
     QUERY_STATES_CHECK,
     Envelope,
@@ -54,7 +55,7 @@ def characters_of(env: Envelope) -> list[str]:
     if env.type == COMBAT_STARTED:
         sides: dict[str, list[str]] = payload.get("sides", {})
         return [c for side in ("attackers", "defenders") for c in sides.get(side, [])]
-    if env.type == COMBAT_ENDED:
+    if env.type in (COMBAT_ENDED, CONDITION_CARRIED):
         return sorted(payload.get("participants", {}))
     if env.type == CMD_TIMER_FIRED:
         subject = payload.get("data", {}).get("subject")
@@ -122,6 +123,7 @@ HANDLERS: dict[str, Handler] = {
     COMBATANT_FLED: on_combat_event,
     ACTION_DECLARED: on_combat_event,
     EFFECT_APPLIED: on_combat_event,
+    CONDITION_CARRIED: on_combat_event,
     CMD_POST_COMBAT: on_command,
     CMD_REQUIREMENT: on_command,
     CMD_MODERATE: on_command,

@@ -53,6 +53,7 @@ async def test_defeat_costs_vigor_that_comes_back_on_the_stream(referee: ChainRe
         "combat_ended",
         "vigor_lost",
         "requirement",
+        "carried",  # umh 4.1.7: he ended at 0 VIT, keeps 1 into his next combat
         "vigor_recovered",
     ]
 

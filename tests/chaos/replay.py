@@ -3,9 +3,10 @@
 The replay folds the public events in order through the umh rules they carry:
 
 - VIT (umh 9.1.1): every target's VIT starts at its sheet's (``combat.started``,
-  ``combatant.joined``); every ``action.resolved`` result must start from the VIT the replay
-  holds (a hit applied twice or lost shows here first), its damage steps must chain (each
-  step starts where the previous one ended) and the hit leaves ``max(0, before - damage)``;
+  ``combatant.joined``) or at what he carries from his last combat (umh 4.1.7); every
+  ``action.resolved`` result must start from the VIT the replay holds (a hit applied twice
+  or lost shows here first), its damage steps must chain (each step starts where the
+  previous one ended) and the hit leaves ``max(0, before - damage)``;
 - PA (umh 3.1.1 / 3.1.2): ``round.started`` gives everyone the round's PA; an action or a
   defense pays its ``pa_spent``, from the lone fighter's bucket of the turn first (A-15);
   ``refunds`` of a resolved hit give PA back;
@@ -48,10 +49,14 @@ class Replayed:
     faults: list[str] = field(default_factory=list)
 
 
-def _join(state: Replayed, sheets: JSON) -> None:
+def _join(state: Replayed, sheets: JSON, carried: JSON) -> None:
+    """Everyone enters at his sheet's VIT, or the VIT he carries from his last combat (umh
+    4.1.7: ``carried`` of ``combat.started``, ``carries`` of ``combatant.joined``)."""
     for name, sheet in sheets.items():
-        vit = int(sheet["stats"]["vit"])
-        state.fighters[name] = Fighter(vit=vit, vit_max=vit)
+        vit_max = int(sheet["stats"]["vit"])
+        kept = (carried.get(name) or {}).get("vit")
+        vit = min(vit_max, int(kept)) if kept is not None else vit_max
+        state.fighters[name] = Fighter(vit=vit, vit_max=vit_max)
 
 
 def _spend(state: Replayed, who: str | None, cost: int, what: str) -> None:
@@ -103,10 +108,11 @@ def replay(events: list[JSON]) -> Replayed:
     for event in events:
         kind, data = event["type"], event.get("data") or {}
         if kind == "combat.started":
-            _join(state, data.get("sheets") or {})
+            _join(state, data.get("sheets") or {}, data.get("carried") or {})
         elif kind == "combatant.joined":
             if data.get("sheet"):
-                _join(state, {str(data.get("character")): data["sheet"]})
+                joiner = str(data.get("character"))
+                _join(state, {joiner: data["sheet"]}, {joiner: data.get("carries") or {}})
         elif kind == "combat.phase_changed":
             state.phase = str(data.get("to"))
         elif kind == "round.started":

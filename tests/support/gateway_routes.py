@@ -22,7 +22,7 @@ from gateway.routes.combats import StartCombatBody, fill_vitality
 from gateway.routes.settings import merge_patch
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
 from shared.actions_base import ResumeAction
-from shared.aftermath_commands import AdjustStatus, ApplyPostCombat, ClaimRequirement
+from shared.aftermath_commands import ApplyPostCombat, ClaimRequirement
 from shared.messages import (
     CMD_CHARACTER,
     CMD_COMBAT_ACT,
@@ -136,7 +136,7 @@ async def start_combat(gw: ChainGateway, request: Request, m: re.Match[str]) -> 
     await gw.send(CMD_COMBAT_START, payload, room=body.room, combat_id=combat_id)
     combat = await gw.combat(combat_id)
     assert combat is not None
-    return 201, fill_vitality(combat, sheets)
+    return 201, fill_vitality(combat, sheets, gate)
 
 
 @route("GET", r"/v1/combats/(?P<id>[^/]+)")
@@ -236,15 +236,7 @@ async def adjust(gw: ChainGateway, request: Request, m: re.Match[str]) -> tuple[
     body = AdjustBody.model_validate(request.body)
     if m["id"] not in gw.sheets:
         raise ApiError("not_found")
-    command = AdjustStatus(
-        character=m["id"],
-        kind=body.kind,
-        key=body.key or body.room,
-        lift=body.lift,
-        until_ms=None if body.until is None else int(body.until.timestamp() * 1000),
-        reason=body.reason,
-        moderator="k_chain",
-    )
+    command = body.command(m["id"], "k_chain")
     room = f"character:{m['id']}"
     payload = command.model_dump(mode="json")
     return await gw.to_states(CMD_MODERATE, payload, room=room, combat_id=None, character=m["id"])

@@ -98,6 +98,38 @@ def _weekly_use(e: Said) -> str:
     )
 
 
+def _carried(e: Said) -> str:
+    """umh 4.1.7: what he keeps into his next combat (HERIDAS, MUERTES Y SUCESOS)."""
+    effects = [str(f.get("type", "?")).replace("_", " ") for f in e.get("effects") or ()]
+    vit = e.get("vit")
+    if vit is None and not effects:
+        return e.t(
+            T("{who} acaba el combate sin heridas", "{who} ends the combat unhurt"), who=e.who()
+        )
+    parts: list[str] = []
+    if vit is not None:
+        parts.append(
+            e.t(
+                T("VIT {vit} de {top}", "VIT {vit} of {top}"),
+                vit=e.num(vit),
+                top=e.num(e.get("vit_max")),
+            )
+        )
+    if effects:
+        parts.append(", ".join(effects))
+    text = e.t(
+        T(
+            "{who} se lleva al próximo combate {what}",
+            "{who} takes into his next combat {what}",
+        ),
+        who=e.who(),
+        what="; ".join(parts),
+    )
+    if e.get("recovers_at"):
+        text += e.t(T(" (sana a {at})", " (healed at {at})"), at=e.clock(e.get("recovers_at")))
+    return text
+
+
 SIMPLE_CHANGES: Final = {
     "immunity": T("{who} queda inmune a los retos{until}", "{who} cannot be challenged{until}"),
     "room_ban": T("{who} no puede volver a {room}{until}", "{who} may not return to {room}{until}"),
@@ -118,6 +150,7 @@ def aftermath_applied(e: Said) -> str:
         "imprisoned": _imprisoned,
         "post_combat_state": _post_combat_state,
         "weekly_use": _weekly_use,
+        "carried": _carried,
     }.get(change)
     if special is not None:
         return special(e) + e.cite()
@@ -189,6 +222,17 @@ def vigor_recovered(e: Said) -> str:
     )
 
 
+@AFTERMATH.on("carried_vit.recovered")
+def carried_vit_recovered(e: Said) -> str:
+    return _expiry(
+        e,
+        T(
+            "{who} recupera toda su VIT del combate anterior",
+            "{who} gets back all the VIT of his last combat",
+        ),
+    )
+
+
 @AFTERMATH.on("weekly_uses.reset")
 def weekly_uses_reset(e: Said) -> str:
     return _expiry(
@@ -208,6 +252,7 @@ KINDS: Final = {
     "imprisonment": T("el encarcelamiento", "imprisonment"),
     "vigor": T("la recuperación de vigor", "vigor recovery"),
     "post_combat_state": T("el estado {key}", "state {key}"),
+    "carried": T("lo que se lleva al próximo combate", "what he takes into his next combat"),
 }
 
 
@@ -221,12 +266,20 @@ def status_adjusted(e: Said) -> str:
             "Un moderador levanta {what} de {who}: «{why}»",
             "A moderator lifts {who}'s {what}: “{why}”",
         )
+    elif e.get("action") == "set_vit":
+        after = e.get("after") or {}
+        vit = after.get("vit") if isinstance(after, dict) else None
+        phrase = T(
+            "Un moderador deja en {vit} la VIT que {who} se lleva al próximo combate: «{why}»",
+            "A moderator sets the VIT {who} takes into his next combat to {vit}: “{why}”",
+        )
+        full = T("entera", "whole")
+        shown = e.num(vit) if vit is not None else e.t(full)
+        return e.t(phrase, vit=shown, who=e.who(), why=e.get("reason")) + e.cite()
     else:
         phrase = T(
             "Un moderador cambia el fin de {what} de {who} a {at}: «{why}»",
             "A moderator moves the end of {who}'s {what} to {at}: “{why}”",
         )
-    return (
-        e.t(phrase, what=what, who=e.who(), why=e.get("reason"), at=e.clock(e.get("after")))
-        + e.cite()
-    )
+    at = e.get("until") if e.get("kind") == "carried" else e.get("after")
+    return e.t(phrase, what=what, who=e.who(), why=e.get("reason"), at=e.clock(at)) + e.cite()

@@ -84,14 +84,24 @@ def blocks_of(effect: Effect) -> list[str]:
     return []
 
 
-def applied_event(combat_id: str, character: str, effect: Effect, action_id: str | None) -> Event:
+def applied_event(
+    combat_id: str,
+    character: str,
+    effect: Effect,
+    action_id: str | None,
+    *,
+    received: bool = True,
+) -> Event:
+    """``effect.applied``; ``received=False`` for one carried from an earlier combat (umh
+    4.1.7): not a state received in this one (no immunity of 4.2.1 from it)."""
     payload = EffectApplied(
         combat_id=combat_id,
         character=character,
         effect=view_of(effect),
         blocks=blocks_of(effect),
         action_id=action_id,
-        is_state=effect.kind in STATE_KINDS,
+        is_state=received and effect.kind in STATE_KINDS,
+        from_last_combat=not received,
     )
     return Event(EFFECT_APPLIED, payload.model_dump(mode="json"))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.resolution.domain.umh.carried import carried_at_start, carry_in, condition_carried
 from services.resolution.domain.umh.condition import (
     CombatCondition,
     condition_at_start,
@@ -32,6 +33,7 @@ from shared.messages import (
     RESOLUTION_REQUESTED,
     TURN_ENDED,
     TURN_STARTED,
+    Event,
 )
 from shared.payloads import (
     ActionDeclared,
@@ -88,13 +90,19 @@ class UmhResolution:
     name: str = "umh"
 
     def on_combat_started(self, payload: dict[str, Any], *, now_ms: int) -> Decision[State]:
-        """umh 1.2.1: every participant enters at full VIT with his sheet's snapshot; the
-        combat keeps its community's readings of docs/rules.md 6.1 (the settings' snapshot)."""
+        """umh 1.2.1 / 4.1.7: every participant enters with his sheet's snapshot, at full VIT
+        or with the VIT and effects he carries from his last combat; the combat keeps its
+        community's readings of docs/rules.md 6.1 (the settings' snapshot)."""
         settings = settings_from_message(payload.get("settings"))
         condition = condition_at_start(
             payload, from_settings(settings.ruleset("umh", UmhSettings).readings)
         )
-        return Decision(condition.to_dict(), [])
+        condition, events = carried_at_start(condition, payload)
+        return Decision(condition.to_dict(), events)
+
+    def on_combat_ended(self, state: State, payload: dict[str, Any]) -> list[Event]:
+        """umh 4.1.7: what each participant keeps (``condition.carried``, for states)."""
+        return condition_carried(CombatCondition.from_dict(state), payload)
 
     def on_event(
         self, state: State, event_type: str, payload: dict[str, Any], *, now_ms: int
@@ -104,8 +112,9 @@ class UmhResolution:
         ``resolution.requested`` resolves a hit once; ``action.declared`` counts a general
         action (A-26; not reactions, nor interference turns, 2.5.2); ``turn.started`` arms
         indirect damage (11.3.3); ``turn.ended`` applies regenerations (2.3.6);
-        ``combatant.joined`` adds the joiner at full VIT (1.2.4); a declared *Levantarse*
-        ends a knockdown (11.5.2). Each applies the combat's own readings (its condition's).
+        ``combatant.joined`` adds the joiner at full VIT or what he carries (1.2.4, 4.1.7);
+        a declared *Levantarse* ends a knockdown (11.5.2). Each applies the combat's own
+        readings (its condition's).
         """
         condition = CombatCondition.from_dict(state)
         if event_type == RESOLUTION_REQUESTED:
@@ -129,8 +138,13 @@ class UmhResolution:
             joined = CombatantJoined.model_validate(payload)
             if joined.character in condition.participants:
                 return Decision(None)
-            combatant = entering_combatant(joined.side, joined.sheet)
-            new, events = condition.updated({joined.character: combatant}), []
+            combatant, events = carry_in(
+                condition.combat_id,
+                joined.character,
+                entering_combatant(joined.side, joined.sheet),
+                joined.carries,
+            )
+            new = condition.updated({joined.character: combatant})
         else:
             return Decision(None)
         changed = {**state, **new.to_dict()}

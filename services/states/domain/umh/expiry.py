@@ -3,7 +3,7 @@
 Each end is announced with its own event, so frontends can tell a player the moment he is
 free: ``immunity.expired``, ``room_ban.expired``, ``irrumpir_ban.expired``,
 ``flee_cooldown.expired``, ``imprisonment.expired``, ``vigor.recovered``,
-``post_combat_state.expired`` and ``weekly_uses.reset``.
+``post_combat_state.expired``, ``weekly_uses.reset`` and ``carried_vit.recovered``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
+from services.states.domain.umh.carried import RECOVERY_KIND, recover_carried_vit
 from services.states.domain.umh.history import note
 from services.states.domain.umh.imprisonment import free
 from services.states.domain.umh.record import CharacterRecord, Timed
@@ -26,6 +27,7 @@ EXPIRY_EVENTS: Final[dict[str, str]] = {
     "vigor_recovery": "vigor.recovered",
     "post_combat_state": "post_combat_state.expired",
     "weekly_reset": "weekly_uses.reset",
+    "carried_vit_recovery": "carried_vit.recovered",
 }
 
 KEY_NAMES: Final[dict[str, str]] = {
@@ -49,6 +51,8 @@ def end_timed(
     record = record.swap_timed(timed.timer_id, None)
     if timed.kind == "vigor_recovery":
         return recover_vigor(record, out, at_ms=at_ms, reason=reason, rule=rule)
+    if timed.kind == RECOVERY_KIND:
+        return recover_carried_vit(record, out, at_ms=at_ms, reason=reason)
     if timed.kind == "weekly_reset":
         uses = tuple(u for u in record.weekly_uses if u[1] >= timed.until_ms)
         record = replace(record, weekly_uses=uses)

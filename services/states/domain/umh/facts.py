@@ -58,6 +58,7 @@ class AftermathConfig:
     flee_cooldown_ms: int = 259_200_000
     imprisonment_max_ms: int = 259_200_000
     vigor_recovery_ms: int = 604_800_000
+    carried_vit_recovery_ms: int = 0  # umh 4.1.7: 0, the VIT kept heals only by a moderator
     timezone: str = DEFAULT_TIMEZONE
 
     @classmethod
@@ -78,5 +79,8 @@ class AftermathConfig:
             flee_cooldown_ms=millis("flee_cooldown_seconds", default.flee_cooldown_ms),
             imprisonment_max_ms=millis("imprisonment_max_seconds", default.imprisonment_max_ms),
             vigor_recovery_ms=millis("vigor_recovery_seconds", default.vigor_recovery_ms),
+            carried_vit_recovery_ms=millis(
+                "carried_vit_recovery_seconds", default.carried_vit_recovery_ms
+            ),
             timezone=timezone if isinstance(timezone, str) else DEFAULT_TIMEZONE,
         )

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from services.states.domain.umh.carried import carried_for
 from services.states.domain.umh.facts import SheetFacts
 from services.states.domain.umh.flight import flight_cooldown_key
 from services.states.domain.umh.imprisonment import prisoner_challenge_refusal
 from services.states.domain.umh.record import CharacterRecord
 from services.states.domain.umh.weeks import uses_this_week
+from shared.carried import Carried
 from shared.domain import rfc3339
 from shared.payloads import Refusal, StatesCheck, StatesChecked
 
@@ -197,4 +199,13 @@ def check(
         refusals=refusals,
         weekly_uses=weekly_uses(gate),
         prisoner_challenge=prisoner,
+        carried=carried_into(gate),
     )
+
+
+def carried_into(gate: Gate) -> dict[str, Carried]:
+    """umh 4.1.7: what each one starting or joining carries from his last combat."""
+    if gate.query.purpose == "flee":
+        return {}
+    found = {c: carried_for(gate.records.get(c)) for c in gate.query.characters}
+    return {c: carried for c, carried in found.items() if carried is not None}

@@ -16,6 +16,7 @@ from typing import Any, Final
 from pydantic import TypeAdapter
 
 from services.states.domain.umh.facts import AftermathConfig, SheetFacts
+from shared.carried import CarriedEffect
 
 MAX_COMBATS_SEEN: Final = 200
 """Ended combats remembered to refuse a redelivered ``combat.ended`` (or a late start)."""
@@ -119,6 +120,20 @@ class AppliedEffect:
 
 
 @dataclass(frozen=True)
+class CarriedCondition:
+    """umh 4.1.7: what he keeps into his next combat from ``combat_id`` (ended at
+    ``since_ms``): his VIT when below his sheet's (``None``: whole) and the lasting effects;
+    ``recovery`` heals the VIT when the community set a time for it."""
+
+    combat_id: str
+    since_ms: int
+    vit_max: int
+    vit: int | None = None
+    effects: tuple[CarriedEffect, ...] = ()
+    recovery: Timed | None = None
+
+
+@dataclass(frozen=True)
 class OpenCombat:
     """A combat he entered and that has not ended yet."""
 
@@ -180,6 +195,8 @@ class CharacterRecord:
     weekly_uses: tuple[tuple[str, int], ...] = ()
     weekly_reset: Timed | None = None
     requirements: tuple[Requirement, ...] = ()
+    carried: CarriedCondition | None = None
+    carried_from: tuple[str, ...] = ()  # combats whose end condition was kept (4.1.7), newest last
     timer_seq: int = 0
 
     # --- combats ---
@@ -223,6 +240,8 @@ class CharacterRecord:
         if self.imprisonment is not None:
             yield self.imprisonment.timed
         yield from (s.timed for s in self.post_combat_states if s.timed is not None)
+        if self.carried is not None and self.carried.recovery is not None:
+            yield self.carried.recovery
 
     def timed(self, timer_id: str) -> Timed | None:
         return next((t for t in self.timed_states() if t.timer_id == timer_id), None)
@@ -248,8 +267,12 @@ class CharacterRecord:
                     continue
                 state = replace(state, timed=new)
             kept_states.append(state)
+        carried = self.carried
+        if carried is not None and carried.recovery is not None:
+            carried = replace(carried, recovery=swap(carried.recovery))
         return replace(
             self,
+            carried=carried,
             immunity=swap(self.immunity),
             irrumpir_ban=swap(self.irrumpir_ban),
             vigor_recovery=swap(self.vigor_recovery),

@@ -17,6 +17,7 @@ from services.states.domain.umh.aftermath import (
     end_combat,
     enter_combat,
 )
+from services.states.domain.umh.carried import CarriedAdjustment, adjust_carried, keep, kept_of
 from services.states.domain.umh.expiry import on_timer
 from services.states.domain.umh.facts import AftermathConfig
 from services.states.domain.umh.flight import Flight, flee
@@ -41,6 +42,7 @@ from shared.messages import (
     COMBAT_STARTED,
     COMBATANT_FLED,
     COMBATANT_JOINED,
+    CONDITION_CARRIED,
     EFFECT_APPLIED,
 )
 from shared.outcome import Outcome
@@ -136,6 +138,17 @@ def event_change(
     if event_type == COMBAT_ENDED:
         ended = combat_outcome(payload, ctx)
         return lambda r, out: end_combat(r, ended, out)
+    if event_type == CONDITION_CARRIED:
+        kept = kept_of(character, payload)
+        if kept is None:
+            return None
+
+        def carry(r: CharacterRecord, out: Outcome) -> CharacterRecord | None:
+            ended = r.ended_combat(kept.combat_id)
+            config = ended.config if ended else r.config
+            return keep(r, kept, out, recovery_ms=config.carried_vit_recovery_ms)
+
+        return carry
     if event_type == COMBATANT_FLED:
         fled = CombatantFled.model_validate(payload)
         if fled.character != character:
@@ -192,6 +205,17 @@ def command_change(command_type: str, payload: Mapping[str, Any], ctx: Context) 
         )
     if command_type == CMD_MODERATE:
         moderation = AdjustStatus.model_validate(payload)
+        if moderation.kind == "carried":
+            carried = CarriedAdjustment(
+                moderation.key,
+                moderation.lift,
+                moderation.vit,
+                moderation.until_ms,
+                moderation.reason,
+                moderation.moderator,
+                ctx.now_ms,
+            )
+            return lambda r, out: adjust_carried(r, out, carried)
         adjustment = Adjustment(
             moderation.kind,
             moderation.key,

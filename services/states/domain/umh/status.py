@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.states.domain.umh.carried import carried_view
 from services.states.domain.umh.record import CharacterRecord, HistoryEntry
 from services.states.domain.umh.weeks import uses_this_week
 from shared.domain import rfc3339
@@ -15,7 +16,8 @@ from shared.payloads import CharacterStatus, RoomBan
 def status_body(record: CharacterRecord | None, now_ms: int) -> dict[str, Any]:
     """docs/api.md status: the combat he is in, vigor lost (4.1.4, 4.1.6), immunity (4.2), room and
     IRRUMPIR bans (4.2.3, 4.2.3.1), flight cooldowns (4.1.1.1.1), imprisonment (4.5), weekly
-    uses (2.3.4.2), requirements (4.4) and post-combat states (4.1.2, 4.3.1). A character
+    uses (2.3.4.2), requirements (4.4), post-combat states (4.1.2, 4.3.1) and what he carries
+    into his next combat (4.1.7). A character
     never seen has the defaults."""
     if record is None:
         return CharacterStatus().model_dump(mode="json")
@@ -56,6 +58,7 @@ def status_body(record: CharacterRecord | None, now_ms: int) -> dict[str, Any]:
             if s.timed is None or s.timed.active(now_ms)
         ],
         vigor_recovers_at=rfc3339(recovery.until_ms) if recovery else None,
+        carried=carried_view(record),
     )
     return status.model_dump(mode="json")
 

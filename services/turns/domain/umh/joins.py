@@ -24,6 +24,7 @@ from services.turns.domain.umh.participant import FLED, Side
 from services.turns.domain.umh.reactions import declare_use
 from services.turns.domain.umh.roster import new_participant, parse_sheet
 from services.turns.domain.umh.state import CombatState, PendingJoin
+from shared.carried import Carried
 from shared.domain import ms
 from shared.errors import RuleViolation
 from shared.messages import COMBATANT_JOINED, JOIN_REQUESTED, JOIN_VETOED
@@ -104,6 +105,7 @@ def join(state: CombatState, out: Outcome, cmd: ActOnCombat, now_ms: int) -> Non
         deadline_ms=now_ms + ms(state.settings.join_veto_seconds),
         timer_id=None,
         weekly_uses=dict(cmd.weekly_uses),
+        carried=cmd.carried.model_dump(mode="json") if cmd.carried else None,
         skill=entry.name if entry else None,
         square=list(action.square) if action.square else None,
     )
@@ -179,6 +181,7 @@ def enter(state: CombatState, out: Outcome, joiner: str, pending: PendingJoin, n
         joined_at_ms=pending.requested_at_ms,
         sheet=pending.sheet,
         square=_square(state.positions.get(joiner)),
+        carries=Carried.model_validate(pending.carried) if pending.carried else None,
     )
     out.emit(COMBATANT_JOINED, joined.model_dump(mode="json"))
     if state.phase == Phase.FIGHTING:

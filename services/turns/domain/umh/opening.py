@@ -167,7 +167,7 @@ def new_state(
 
 
 def started_payload(cmd: StartCombat, state: CombatState, now_ms: int) -> dict[str, Any]:
-    return {
+    payload = {
         "combat_id": state.id,
         "ruleset": state.ruleset,
         "room": state.room,
@@ -180,6 +180,10 @@ def started_payload(cmd: StartCombat, state: CombatState, now_ms: int) -> dict[s
         "settings": cmd.settings.model_dump(mode="json"),
         "started_at_ms": now_ms,
     }
+    carried = {c: kept for c, kept in cmd.carried.items() if c in state.participants}
+    if carried:  # umh 4.1.7: what services/states said each one carries from his last combat
+        payload["carried"] = {c: kept.model_dump(mode="json") for c, kept in carried.items()}
+    return payload
 
 
 def start(cmd: StartCombat, *, tenant: str, room: str, now_ms: int) -> Decision[dict[str, Any]]:

@@ -157,6 +157,7 @@ class PendingJoin:
     weekly_uses: dict[str, int] = field(default_factory=dict)
     skill: str | None = None
     square: list[int] | None = None
+    carried: dict[str, Any] | None = None  # umh 4.1.7: what services/states said he carries
 
     def to_dict(self) -> dict[str, Any]:
         return clone(dict(vars(self)))  # type: ignore[no-any-return]

@@ -21,6 +21,7 @@ from shared.messages import (
     COMBAT_STARTED,
     COMBATANT_FLED,
     COMBATANT_JOINED,
+    CONDITION_CARRIED,
     EFFECT_APPLIED,
     QUERY_STATES_CHECK,
     Envelope,
@@ -82,7 +83,7 @@ def test_characters_of(type_: str, payload: dict[str, Any], characters: list[str
 def test_every_consumed_message_has_a_handler() -> None:
     consumed = {COMBAT_STARTED, COMBATANT_JOINED, COMBATANT_FLED, ACTION_DECLARED}
     consumed |= {EFFECT_APPLIED, COMBAT_ENDED, CMD_POST_COMBAT, CMD_REQUIREMENT, CMD_MODERATE}
-    consumed |= {CMD_CHARACTER}
+    consumed |= {CMD_CHARACTER, CONDITION_CARRIED}
     assert consumed | {CMD_TIMER_FIRED} == set(HANDLERS)
     assert set(SPEC.queries) == {QUERY_STATES_CHECK}
 

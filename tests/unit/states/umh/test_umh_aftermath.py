@@ -22,6 +22,7 @@ DEFAULT_STATUS: dict[str, Any] = {
     "requirements_earned": [],
     "post_combat_states": [],
     "vigor_recovers_at": None,
+    "carried": None,
     "ruleset_status": {},
 }
 

@@ -95,7 +95,12 @@ export function actionPanel(ctx) {
     return h(
       "div",
       { class: "quick-row reaction", "data-reactor": r.reactor },
-      h("h3", {}, t("act.react_of", { name: nameOf(ctx.names, r.reactor), skill: r.skill || "", attacker: nameOf(ctx.names, r.attacker) })),
+      h(
+        "h3",
+        {},
+        t("act.react_of", { name: nameOf(ctx.names, r.reactor), skill: r.skill || "", attacker: nameOf(ctx.names, r.attacker) }) +
+          (r.answers_left ? t("act.answers_left", { n: r.answers_left }) : ""),
+      ),
       defenses.length ? [h("label", { for: `${id}-skill` }, t("act.defense")), select, defend] : null,
       h("div", { class: "buttons" }, take, combat.ruleset === "umh" ? resist : null),
     );

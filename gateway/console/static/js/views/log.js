@@ -63,7 +63,7 @@ function breakdown(data, names) {
       h(
         "table",
         { class: "steps" },
-        h("caption", {}, `${nameOf(names, r.target)} · ${t("log.damage")} ${fmtNumber(r.damage)}`, r.reaction?.skill ? ` · ${t("log.defended", { skill: r.reaction.skill })}` : ""),
+        h("caption", {}, `${nameOf(names, r.target)} · ${t("log.damage")} ${fmtNumber(r.damage)}`, defendedWith(r.reaction)),
         h(
           "thead",
           {},
@@ -72,7 +72,8 @@ function breakdown(data, names) {
         h(
           "tbody",
           {},
-          (r.steps || []).map((s) =>
+          // umh 8.1.1.3: each further defense against a skill reactable several times as a row
+          (r.steps || []).flatMap((s) => (s.step === "further_defenses" ? s.answers || [] : [s])).map((s) =>
             h(
               "tr",
               { class: s.before !== s.after ? "changed" : null },
@@ -87,6 +88,12 @@ function breakdown(data, names) {
       ),
     ),
   );
+}
+
+// " · defended with Bloqueo, Escudo": the reaction's skill, then its further ones (umh 8.1.1.3).
+function defendedWith(reaction) {
+  const skills = [reaction?.skill, ...(reaction?.more || []).map((m) => m.skill)].filter(Boolean);
+  return skills.length ? ` · ${t("log.defended", { skill: skills.join(", ") })}` : "";
 }
 
 function stepDetails(step) {

@@ -264,6 +264,15 @@ class Bus:
             raise BusUnavailableError(
                 f"publish to {exchange!r}/{routing_key!r} failed: {described(exc)}"
             ) from exc
+        except Exception as exc:
+            # aiormq rejects the futures of a connection that closes under a publish with the
+            # bare class ``Exception`` (aiormq/base.py, no reject reason): the publish was cut
+            # off, like any of PUBLISH_ERRORS. Anything more specific is a bug: raise it.
+            if type(exc) is not Exception:
+                raise
+            raise BusUnavailableError(
+                f"publish to {exchange!r}/{routing_key!r} cut off with its connection"
+            ) from exc
 
     async def publish(self, exchange: str, routing_key: str, env: Envelope) -> None:
         await self.publish_raw(

@@ -53,11 +53,11 @@ async def settled(community: Any, cid: str) -> JSON:
 @pytest.mark.parametrize(
     ("skills", "stat", "expected", "first_in_round_2"),
     [
-        pytest.param([VEL_20], "vel", 7, "bruno", id="test_2_6_1_rounded_down_7_2_is_7"),
-        pytest.param([VEL_20, VEL_50], "vel", 9, "ana", id="test_2_8_1_only_the_best_tier"),
-        pytest.param([VEL_PLUS_2, VEL_PLUS_1], "vel", 8, "ana", id="test_2_8_2_best_number_tie"),
-        pytest.param([VEL_50, VEL_PLUS_2], "vel", 11, "ana", id="test_2_8_3_tier_and_number"),
-        pytest.param([FUE_25], "fue", 29, "bruno", id="test_2_6_3_xp_shop_last_T000_28"),
+        pytest.param([VEL_20], "vel", 7, "bruno", id="umh-2.6.1-rounded-down-7.2-is-7"),
+        pytest.param([VEL_20, VEL_50], "vel", 9, "ana", id="umh-2.8.1-only-the-best-tier"),
+        pytest.param([VEL_PLUS_2, VEL_PLUS_1], "vel", 8, "ana", id="umh-2.8.2-best-number"),
+        pytest.param([VEL_50, VEL_PLUS_2], "vel", 11, "ana", id="umh-2.8.3-tier-and-number"),
+        pytest.param([FUE_25], "fue", 29, "bruno", id="umh-2.6.3-T000-28-xp-shop-last"),
     ],
 )
 async def test_2_8_increases_in_combat(

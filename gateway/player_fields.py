@@ -37,7 +37,7 @@ FIELDS: dict[str, Kind] = {
         Kind.PUBLIC,
         """
         abandoned_actions acted action action_id actor after against alentar_bonus asked
-        carries from_last_combat
+        carries from_last_combat thief_rank target_rank
         alentar_received alliance already_down annul_reason answer_to anticipation_by
         applied_by applied_to arma arma_rule at attack attacker attackers attacks
         automatic base before blocks bonus by called_shot cancelled captors category

@@ -1,4 +1,5 @@
-"""What a fighter carries from one combat into the next (umh 4.1.7), between the services.
+"""What a fighter takes out of a combat, between the services: his condition into the next
+combat (umh 4.1.7) and the items he stole (4.2.5, ``item.stolen``).
 
 services/resolution tells, once a combat ends (not annulled), each participant's VIT and the
 effects that outlast the combat (``condition.carried``, internal); services/states keeps
@@ -57,3 +58,14 @@ class ConditionCarried(_Payload):
     reason: EndReason
     ended_at_ms: int
     participants: dict[str, EndCondition]
+
+
+class ItemStolen(_Payload):
+    """``item.stolen``: turns -> states, frontends (umh 4.2.5): ``character`` stole ``item``
+    from ``target`` with ``skill``; states decides at the end whether he keeps it."""
+
+    character: str
+    target: str
+    item: str
+    skill: str
+    round: int = 0

@@ -158,6 +158,7 @@ COMBATANT_JOINED: Final = "combatant.joined"
 COMBATANT_FLED: Final = "combatant.fled"
 AFTERMATH_APPLIED: Final = "aftermath.applied"
 CONDITION_CARRIED: Final = "condition.carried"  # internal: umh 4.1.7, resolution -> states
+ITEM_STOLEN: Final = "item.stolen"  # umh 4.2.5: turns -> states, frontends
 COMBATANT_DISCONNECTED: Final = "combatant.disconnected"
 COMBATANT_RECONNECTED: Final = "combatant.reconnected"
 JOIN_REQUESTED: Final = "join.requested"
@@ -205,7 +206,7 @@ SUBSCRIPTIONS: Final[dict[str, frozenset[str]]] = {
     ),
     # states keeps what outlives the combat: who fled, who received a state, weekly uses,
     # offensive actions that cancel an immunity (umh 4.2.1, 4.2.2), what a fighter carries
-    # into his next combat (umh 4.1.7).
+    # into his next combat (umh 4.1.7), items stolen in combat (umh 4.2.5).
     "states": frozenset(
         {
             COMBAT_STARTED,
@@ -215,6 +216,7 @@ SUBSCRIPTIONS: Final[dict[str, frozenset[str]]] = {
             ACTION_DECLARED,
             EFFECT_APPLIED,
             CONDITION_CARRIED,
+            ITEM_STOLEN,
         }
     ),
 }

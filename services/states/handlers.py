@@ -26,6 +26,7 @@ from shared.messages import (
     COMBATANT_JOINED,
     CONDITION_CARRIED,
     EFFECT_APPLIED,
+    ITEM_STOLEN,
     QUERY_STATES_CHECK,
     Envelope,
 )
@@ -39,6 +40,7 @@ ONE_CHARACTER_FIELD: dict[str, str] = {
     COMBATANT_FLED: "character",
     ACTION_DECLARED: "attacker",
     EFFECT_APPLIED: "character",
+    ITEM_STOLEN: "character",
     CMD_POST_COMBAT: "target",
     CMD_REQUIREMENT: "character",
     CMD_MODERATE: "character",
@@ -124,6 +126,7 @@ HANDLERS: dict[str, Handler] = {
     ACTION_DECLARED: on_combat_event,
     EFFECT_APPLIED: on_combat_event,
     CONDITION_CARRIED: on_combat_event,
+    ITEM_STOLEN: on_combat_event,
     CMD_POST_COMBAT: on_command,
     CMD_REQUIREMENT: on_command,
     CMD_MODERATE: on_command,

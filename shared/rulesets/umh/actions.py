@@ -107,6 +107,16 @@ class DisputeAction(_Action):
     disputed: StrictBool = True
 
 
+class StealAction(_Action):
+    """umh 4.2.5: ``actor`` stole ``item`` from ``target`` (an opponent) with ``skill``, one of
+    his skills able to steal; whether he keeps it is decided at the end of the combat."""
+
+    type: Literal["steal"]
+    skill: SkillName
+    target: CharacterId
+    item: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+
+
 UMH_ACTIONS = (
     SkillAction,
     ReactAction,
@@ -118,4 +128,5 @@ UMH_ACTIONS = (
     ReconnectAction,
     StandUpAction,
     DisputeAction,
+    StealAction,
 )

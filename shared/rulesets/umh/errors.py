@@ -10,6 +10,11 @@ from typing import Final
 
 CODES: Final[dict[str, tuple[int, str, str]]] = {
     "insufficient_pa": (422, "Not enough action points.", "No tienes PA suficientes."),
+    "cannot_steal": (
+        422,
+        "That skill cannot steal items.",
+        "Esa habilidad no permite robar elementos.",
+    ),
     "unknown_weapon": (
         422,
         "The character has no such weapon (or names it twice).",

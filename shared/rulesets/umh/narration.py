@@ -55,6 +55,7 @@ RULES: Final = {
     "interference.started/free": "umh 2.5.3.1",
     "interference.started/predetermined": "umh 2.5.3.2",
     "item.equipped": "umh 1.3.2",
+    "item.stolen": "umh 4.2.5",
     "pact.offered": "umh 4.1.1.3",
 }
 

@@ -130,6 +130,28 @@ def _carried(e: Said) -> str:
     return text
 
 
+THEFT_REASONS: Final = {
+    "lower_rank": T("su rango es inferior", "a lower rank"),
+    "rank_unknown": T("no se conoce su rango", "the rank is unknown"),
+    "annulled": T("el combate se anuló", "the combat was annulled"),
+}
+
+
+def _theft(e: Said) -> str:
+    """umh 4.2.5: a stolen item kept (a rival of equal or higher rank) or given back."""
+    fields = {"who": e.who(), "item": e.get("item"), "target": e.who("target")}
+    if e.get("kept"):
+        return e.t(
+            T("{who} se queda {item} de {target}", "{who} keeps {target}'s {item}"), **fields
+        )
+    why = e.t(pick(THEFT_REASONS, e.get("reason"), THEFT_REASONS["lower_rank"]))
+    return e.t(
+        T("{who} devuelve {item} a {target}: {why}", "{who} gives {item} back to {target}: {why}"),
+        why=why,
+        **fields,
+    )
+
+
 SIMPLE_CHANGES: Final = {
     "immunity": T("{who} queda inmune a los retos{until}", "{who} cannot be challenged{until}"),
     "room_ban": T("{who} no puede volver a {room}{until}", "{who} may not return to {room}{until}"),
@@ -151,6 +173,7 @@ def aftermath_applied(e: Said) -> str:
         "post_combat_state": _post_combat_state,
         "weekly_use": _weekly_use,
         "carried": _carried,
+        "theft": _theft,
     }.get(change)
     if special is not None:
         return special(e) + e.cite()

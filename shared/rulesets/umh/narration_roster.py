@@ -175,6 +175,23 @@ ROSTER.says(
 )
 
 
+@ROSTER.on("item.stolen")
+def item_stolen(e: Said) -> str:
+    return (
+        e.t(
+            T(
+                "{who} roba {item} a {target} con {skill}",
+                "{who} steals {item} from {target} with {skill}",
+            ),
+            who=e.who(),
+            item=e.get("item"),
+            target=e.who("target"),
+            skill=e.get("skill"),
+        )
+        + e.cite()
+    )
+
+
 @ROSTER.on("pa.refunded")
 def pa_refunded(e: Said) -> str:
     return (

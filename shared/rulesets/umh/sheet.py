@@ -241,6 +241,9 @@ class Skill(_Strict):
     needs_legs: StrictBool = Field(False, description="umh 11.5.1: an evasion that needs the legs")
     sets_position: Height | None = Field(None, description="umh 10.1: levitate / fly skills")
     persists_when_fallen: StrictBool = Field(False, description="umh 4.1.5.2")
+    steals_items: StrictBool = Field(
+        False, description="umh 4.2.5: it can steal an item in combat (the steal action)"
+    )
     # --- how it hits and defends (services/resolution) ---
     tangible: StrictBool = Field(True, description="umh 7.1.1 Mística: tangible or intangible")
     melee: StrictBool = Field(False, description="umh 8.2.4.4: a melee (contact) skill")

@@ -28,6 +28,7 @@ from services.states.domain.umh.record import (
     Participant,
 )
 from services.states.domain.umh.requirements import general_requirement
+from services.states.domain.umh.thefts import settle_thefts
 from services.states.domain.umh.vigor import end_of_combat_cost, lose_vigor
 from shared.outcome import Outcome
 
@@ -151,12 +152,13 @@ def summarize(
 def end_combat(
     record: CharacterRecord, ended: CombatOutcome, out: Outcome
 ) -> CharacterRecord | None:
-    """umh 4.1.4, 4.1.7, 4.2.1, 4.2.4, 4.3.1, 4.3.4, 4.4.1, 4.5.4, 2.3.3.1: the end, once.
+    """umh 4.1.4, 4.1.7, 4.2.1, 4.2.4, 4.2.5, 4.3.1, 4.3.4, 4.4.1, 4.5.4, 2.3.3.1: the end, once.
 
     In this order, every state counted from the end (4.3.1): he leaves the combat; the end is
     written in his history (4.1.7); the vigor it costs (:func:`end_of_combat_cost`, never
     stacked, 4.1.2); the immunity from challenges (:func:`immunity_at_end`); the general
-    requirement (4.4.1); a prisoner who won his challenge is freed (4.5.4). A combat already
+    requirement (4.4.1); the items he stole, kept or returned (4.2.5); a prisoner who won
+    his challenge is freed (4.5.4). A combat already
     settled changes nothing; a character who is not among its participants only leaves it
     (if the record still had him in it).
     """
@@ -181,6 +183,7 @@ def end_combat(
         record = lose_vigor(record, out, cost, at_ms=at, combat_id=ended.combat_id, config=config)
     record = immunity_at_end(record, out, ended, opened, summary.config)
     record = general_requirement(record, out, summary)
+    record = settle_thefts(record, out, summary, opened)
     return free_if_challenge_won(record, out, ended, opened, part)
 
 

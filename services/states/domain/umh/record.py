@@ -134,6 +134,16 @@ class CarriedCondition:
 
 
 @dataclass(frozen=True)
+class Theft:
+    """umh 4.2.5: an item he stole from ``victim`` in a running combat (decided at its end)."""
+
+    victim: str
+    item: str
+    skill: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
 class OpenCombat:
     """A combat he entered and that has not ended yet."""
 
@@ -147,6 +157,7 @@ class OpenCombat:
     skills_used: tuple[str, ...] = ()
     prisoner_challenge: bool = False
     fled: bool = False
+    thefts: tuple[Theft, ...] = ()
 
 
 @dataclass(frozen=True)

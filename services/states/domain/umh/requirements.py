@@ -43,6 +43,12 @@ def same_alliance(one: Rival, other: Rival) -> bool:
     return one.alliance.casefold() == other.alliance.casefold()
 
 
+def not_lower(me: Rival, other: Rival) -> bool:
+    """umh 4.4.4 / 4.2.5: ``other``'s rank is equal to or higher than ``me``'s. An unknown rank,
+    his or mine, does not count (when in doubt, you can't, 1.1.5)."""
+    return me.rank is not None and other.rank is not None and other.rank >= me.rank
+
+
 def rank_refusal(me: Rival, opponents: Iterable[Rival]) -> RuleViolation | None:
     """umh 4.4.4 - 4.4.5: may a requirement be earned from these opponents?
 
@@ -52,7 +58,7 @@ def rank_refusal(me: Rival, opponents: Iterable[Rival]) -> RuleViolation | None:
     """
     if me.rank is None:
         return RuleViolation("requirement_from_lower_rank", "umh 4.4.4", rank=None)
-    peers = [o for o in opponents if o.rank is not None and o.rank >= me.rank]
+    peers = [o for o in opponents if not_lower(me, o)]
     if not peers:
         return RuleViolation("requirement_from_lower_rank", "umh 4.4.4", rank=me.rank)
     if all(same_alliance(me, o) for o in peers):

@@ -25,12 +25,14 @@ from services.states.domain.umh.history import timer_requests
 from services.states.domain.umh.in_combat import Declared, on_declared, on_state_received
 from services.states.domain.umh.moderation import Adjustment, adjust
 from services.states.domain.umh.post_combat import PostCombatRequest, apply_post_combat
-from services.states.domain.umh.record import CharacterRecord, Participant
+from services.states.domain.umh.record import CharacterRecord, Participant, Theft
 from services.states.domain.umh.requirements import claim
 from services.states.domain.umh.sheets import facts_of, roster_of
 from services.states.domain.umh.status import read_model
+from services.states.domain.umh.thefts import record_theft
 from services.states.interface import Context, State
 from shared.aftermath_commands import AdjustStatus, ApplyPostCombat, ClaimRequirement
+from shared.carried import ItemStolen
 from shared.domain import Decision, TimerRequest
 from shared.errors import RuleViolation
 from shared.messages import (
@@ -44,6 +46,7 @@ from shared.messages import (
     COMBATANT_JOINED,
     CONDITION_CARRIED,
     EFFECT_APPLIED,
+    ITEM_STOLEN,
 )
 from shared.outcome import Outcome
 from shared.payloads import (
@@ -149,6 +152,12 @@ def event_change(
             return keep(r, kept, out, recovery_ms=config.carried_vit_recovery_ms)
 
         return carry
+    if event_type == ITEM_STOLEN:
+        stolen = ItemStolen.model_validate(payload)
+        if stolen.character != character:
+            return None
+        theft = Theft(stolen.target, stolen.item, stolen.skill, ctx.occurred_ms)
+        return lambda r, _out: record_theft(r, ctx.combat_id, theft)
     if event_type == COMBATANT_FLED:
         fled = CombatantFled.model_validate(payload)
         if fled.character != character:

@@ -9,7 +9,7 @@ fled or out (``character_down``, umh 4.1.1), nor disconnected (``character_down`
 4.3.3: he reconnects first). Then the checks of the action's type, in its module:
 ``skills`` (skill), ``defending`` (react), ``basic_commands`` (move, pass_turn, stand_up),
 ``joins`` (join, veto_join), ``leaving`` (flee, disconnect, reconnect, pact, annul),
-``preparation`` (equip, ready).
+``preparation`` (equip, ready), ``thefts`` (steal, umh 4.2.5).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from services.turns.domain.umh import (
     leaving,
     preparation,
     resuming,
+    thefts,
 )
 from services.turns.domain.umh.defending import react
 from services.turns.domain.umh.participant import DISCONNECTED
@@ -50,6 +51,7 @@ from shared.rulesets.umh.actions import (
     ReconnectAction,
     SkillAction,
     StandUpAction,
+    StealAction,
     VetoJoinAction,
 )
 from shared.vocabulary import Phase
@@ -110,3 +112,5 @@ def dispatch(state: CombatState, out: Outcome, cmd: ActOnCombat, now_ms: int) ->
         preparation.equip(state, out, action)
     elif isinstance(action, ReadyAction):
         preparation.ready(state, out, action.actor, now_ms)
+    elif isinstance(action, StealAction):
+        thefts.steal(state, out, action)

@@ -23,6 +23,7 @@ from shared.messages import (
     COMBATANT_JOINED,
     CONDITION_CARRIED,
     EFFECT_APPLIED,
+    ITEM_STOLEN,
     QUERY_STATES_CHECK,
     Envelope,
 )
@@ -83,7 +84,7 @@ def test_characters_of(type_: str, payload: dict[str, Any], characters: list[str
 def test_every_consumed_message_has_a_handler() -> None:
     consumed = {COMBAT_STARTED, COMBATANT_JOINED, COMBATANT_FLED, ACTION_DECLARED}
     consumed |= {EFFECT_APPLIED, COMBAT_ENDED, CMD_POST_COMBAT, CMD_REQUIREMENT, CMD_MODERATE}
-    consumed |= {CMD_CHARACTER, CONDITION_CARRIED}
+    consumed |= {CMD_CHARACTER, CONDITION_CARRIED, ITEM_STOLEN}
     assert consumed | {CMD_TIMER_FIRED} == set(HANDLERS)
     assert set(SPEC.queries) == {QUERY_STATES_CHECK}
 

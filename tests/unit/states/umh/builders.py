@@ -22,7 +22,9 @@ from shared.messages import (
     COMBAT_STARTED,
     COMBATANT_FLED,
     COMBATANT_JOINED,
+    CONDITION_CARRIED,
     EFFECT_APPLIED,
+    ITEM_STOLEN,
     Event,
 )
 from shared.payloads import StatesCheck, StatesChecked
@@ -192,8 +194,10 @@ def characters_in(event_type: str, payload: JSON) -> list[str]:
         return sorted(payload["participants"])
     if event_type == ACTION_DECLARED:
         return [payload["attacker"]]
-    if event_type in (COMBATANT_JOINED, COMBATANT_FLED, EFFECT_APPLIED):
+    if event_type in (COMBATANT_JOINED, COMBATANT_FLED, EFFECT_APPLIED, ITEM_STOLEN):
         return [payload["character"]]
+    if event_type == CONDITION_CARRIED:
+        return sorted(payload["participants"])
     raise AssertionError(event_type)
 
 

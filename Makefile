@@ -30,7 +30,7 @@ TYPED_DIRS := shared services gateway bench tests client examples
 
 .PHONY: help venv install install-runtime lock python env-file check-deps run test test-all \
 	test-unit test-chain test-integration test-e2e \
-	lint format bench chaos clean redis-cluster-start redis-cluster-stop test-cluster
+	lint format bench chaos soak clean redis-cluster-start redis-cluster-stop test-cluster
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) \
@@ -103,6 +103,10 @@ bench: venv ## run the load generator (python -m bench)
 
 chaos: venv ## every fault scenario on a private RabbitMQ and Redis (python -m tests.chaos)
 	$(BIN)/python -m tests.chaos --out tests/chaos/out/latest.json
+
+SOAK_ACTIONS ?= 20000
+soak: venv ## the soak run: SOAK_ACTIONS (20000) actions under every fault, then every count checked
+	$(BIN)/python -m tests.chaos --soak $(SOAK_ACTIONS) --out tests/chaos/out/soak.json
 
 # --- tests ---------------------------------------------------------------------------------
 # Tests marked `slow` (the chaos quick run, the long stateful property run, schemathesis) run

@@ -147,6 +147,8 @@ def test_procfile_runs_an_existing_package(name: str, module: str) -> None:
         "lint",
         "format",
         "bench",
+        "chaos",
+        "soak",
         "clean",
     ],
     ids=lambda t: f"make-{t}",

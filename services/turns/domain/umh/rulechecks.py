@@ -10,7 +10,7 @@ from typing import cast
 
 from services.turns.domain.umh.state import CombatState
 from shared.payloads import Height, Position
-from shared.rulesets.umh import checks
+from shared.rulesets.umh import checks, reaction_checks
 from shared.rulesets.umh.grid import area_squares, distance, inside
 from shared.rulesets.umh.sheet import Skill, UmhSheet
 from shared.rulesets.umh.weapons import check_wielded
@@ -168,8 +168,8 @@ def reaction(
     people = Combatants(state)
     user, foe = people[reactor], people[attacker]
     attack_skill = sheet_skill(foe, attack)
-    checks.check_reaction(
-        checks.Reaction(
+    reaction_checks.check_reaction(
+        reaction_checks.Reaction(
             reactor=user,
             attacker=foe,
             attack=attack_skill,

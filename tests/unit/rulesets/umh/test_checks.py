@@ -1,4 +1,5 @@
-"""shared.rulesets.umh.checks: one refusal per error code, and what passes (umh 5 - 12)."""
+"""shared.rulesets.umh.checks and reaction_checks: one refusal per error code, and what
+passes (umh 5 - 12)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,10 @@ from shared.payloads import EffectView, Position
 from shared.rulesets.umh.checks import (
     Combatant,
     Declaration,
-    Reaction,
     check_declaration,
-    check_reaction,
     effective_reach,
 )
+from shared.rulesets.umh.reaction_checks import Reaction, check_reaction
 from shared.rulesets.umh.sheet import Skill, UmhSheet
 
 

@@ -73,6 +73,7 @@ FIELDS: dict[str, Kind] = {
         void_points void_spent waiting wants_to_stop was_until weapon weapons
         weekly_limit winner zero_pa_actions_this_turn terrain obstacles size
         answer answers answers_left more
+        terrain_effects terrain_id keeper squares rounds_left passive hazards nature
         """,
     ),
     **_named(
@@ -101,7 +102,7 @@ FIELDS: dict[str, Kind] = {
         """,
     ),
     **_named(Kind.EFFECTS, "effect effects"),
-    **_named(Kind.EFFECT_DETAIL, "actions_left amount stun"),
+    **_named(Kind.EFFECT_DETAIL, "actions_left amount stun resistance"),
     **_named(Kind.SECRET, "moderator_key settings sheet sheets stats tenant"),
 }
 

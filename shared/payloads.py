@@ -150,6 +150,11 @@ class ResolutionRequested(ServicePayload):
     squares: list[Square] = Field(default_factory=list, description="an area's target squares")
     positions: dict[str, Position] = Field(default_factory=dict)
     terrain: Terrain | None = Field(None, description="umh 11.6.1: the room's size, obstacles")
+    terrain_defenses: dict[str, int] = Field(
+        default_factory=dict,
+        description="umh 8.2.1.4: the resistance of the external defense on the terrain each "
+        "one stands on (skills kept on the terrain)",
+    )
     opening: bool = False
     interference: bool = False
     movement_left: dict[str, float] = Field(

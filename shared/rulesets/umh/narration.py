@@ -1,7 +1,8 @@
 """umh (seed 000) narration of a combat's flow: declarations, defense windows, movement, joins,
 preparation; and the rule references the platform's narrators cite in a umh combat. Who comes
 and goes is told in :mod:`.narration_roster`, hits in :mod:`.narration_hits`, what outlives a
-combat in :mod:`.narration_aftermath`; :data:`UMH_NARRATION` joins the four."""
+combat in :mod:`.narration_aftermath`, what is kept on the terrain in :mod:`.narration_terrain`;
+:data:`UMH_NARRATION` joins the five."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from shared.narration.words import T, Unit, pick
 from shared.rulesets.umh.narration_aftermath import AFTERMATH
 from shared.rulesets.umh.narration_hits import HITS
 from shared.rulesets.umh.narration_roster import PA, ROSTER
+from shared.rulesets.umh.narration_terrain import TERRAIN
 
 RULES: Final = {
     "combat.started/skill": "umh 1.1.1.1",
@@ -299,4 +301,4 @@ def position_changed(e: Said) -> str:
     return e.t(T("{who} queda {height}", "{who} is now {height}"), who=e.who(), height=height)
 
 
-UMH_NARRATION: Final = Narrations.combine(FLOW, ROSTER, HITS, AFTERMATH)
+UMH_NARRATION: Final = Narrations.combine(FLOW, ROSTER, HITS, AFTERMATH, TERRAIN)

@@ -25,6 +25,7 @@ from shared.rulesets.umh.sheet_terms import (
     StateType,
     WeaponClass,
 )
+from shared.rulesets.umh.terrain_skill import TerrainSkill
 
 # The vocabularies live in sheet_terms; importers of the sheet keep finding them here.
 __all__ = [
@@ -244,6 +245,10 @@ class Skill(_Strict):
     steals_items: StrictBool = Field(
         False, description="umh 4.2.5: it can steal an item in combat (the steal action)"
     )
+    passive: StrictBool = Field(False, description="umh 11.4.1: a knockout does not end it")
+    terrain: TerrainSkill | None = Field(
+        None, description="umh 4.1.5.1: kept on the squares its action names"
+    )
     # --- how it hits and defends (services/resolution) ---
     tangible: StrictBool = Field(True, description="umh 7.1.1 Mística: tangible or intangible")
     melee: StrictBool = Field(False, description="umh 8.2.4.4: a melee (contact) skill")
@@ -278,6 +283,10 @@ class Skill(_Strict):
             raise ValueError("only a supplementary skill has physical_preparation (umh 8.2.2.2.1)")
         if self.precognition and self.defense_kind is not DefenseKind.ANTICIPATION:
             raise ValueError("only an anticipation has precognition (umh 8.2.2.2.1)")
+        if self.terrain is not None and self.type is SkillType.DEFENSIVE:
+            raise ValueError(
+                "a skill kept on the terrain is offensive or supplementary (umh 4.1.5.1)"
+            )
         return self
 
 

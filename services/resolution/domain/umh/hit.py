@@ -128,6 +128,7 @@ class HitContext:
     sonic: str | None = None  # None | "recommended" | "literal"
     ignore_percent: Fraction = Fraction(0)
     pierces: bool = False
+    terrain_defense: int = 0
     coating: int = 0
     resistance: int = 0
     hardness: str | None = None

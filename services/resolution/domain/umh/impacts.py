@@ -39,7 +39,8 @@ def where_for(condition: CombatCondition, request: ActionRequest, target: str, b
     """Who hits whom, in which hit of which action, at which height (for ids and falls)."""
     position = request.positions.get(target)
     height = position.height if position else "suelo"
-    return Where(condition.combat_id, request.action_id, request.hit, by, target, height)
+    defense = request.terrain_defenses.get(target, 0)
+    return Where(condition.combat_id, request.action_id, request.hit, by, target, height, defense)
 
 
 def multi_impact(skill: Skill, targets: Sequence[str]) -> bool:

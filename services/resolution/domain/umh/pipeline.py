@@ -2,9 +2,10 @@
 
 ``boosters (7.3) -> attack modifiers (11.5.6, 11.5.12, 11.4.12-13) -> immunity (A-37) ->
 RESISTIR (7.1.2.3) -> evasion (8.2.1) -> ability defense / counter (9.2, 8.2.4) ->
-further defenses against a skill reactable several times (8.1.1.3) -> degradable coatings
-(9.2.6, A-97) -> passive resistance (9.3) -> mental shield (9.7.3, A-38) -> % reductions
-(9.4) -> floor (2.7.1) -> VIT``.
+further defenses against a skill reactable several times (8.1.1.3) -> an external defense
+kept on the terrain (9.2.4; not after an evasion without requirements, 8.2.1.4) ->
+degradable coatings (9.2.6, A-97) -> passive resistance (9.3) -> mental shield (9.7.3,
+A-38) -> % reductions (9.4) -> floor (2.7.1) -> VIT``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from services.resolution.domain.umh.steps import (
     percentage_reduction,
     resist_step,
     shield_step,
+    terrain_defense_step,
 )
 
 UMH_DAMAGE_STEPS: Final[tuple[Step, ...]] = (
@@ -40,6 +42,7 @@ UMH_DAMAGE_STEPS: Final[tuple[Step, ...]] = (
     evasion_step,
     defense_step,
     further_step,
+    terrain_defense_step,
     coating_step,
     passive_resistance,
     shield_step,

@@ -65,6 +65,7 @@ class ActionRequest:
     movement_left: Mapping[str, float] = field(default_factory=dict)
     room: Square | None = None  # umh 11.6.1: [width, height]; None: unbounded
     obstacles: frozenset[Square] = frozenset()
+    terrain_defenses: Mapping[str, int] = field(default_factory=dict)  # umh 8.2.1.4
 
 
 @dataclass

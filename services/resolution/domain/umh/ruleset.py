@@ -18,6 +18,7 @@ from services.resolution.domain.umh.effects import view_of
 from services.resolution.domain.umh.hit import Reaction
 from services.resolution.domain.umh.readings import from_settings
 from services.resolution.domain.umh.resolve import ActionRequest, resolve_action
+from services.resolution.domain.umh.terrain import hazards_hit
 from services.resolution.domain.umh.ticks import (
     STAND_UP,
     general_action,
@@ -81,6 +82,7 @@ def action_request(payload: dict[str, Any]) -> ActionRequest:
         weapon_effects=msg.weapon_effects,
         room=msg.terrain.size if msg.terrain else None,
         obstacles=frozenset(msg.terrain.obstacles) if msg.terrain else frozenset(),
+        terrain_defenses=dict(msg.terrain_defenses),
     )
 
 
@@ -111,7 +113,8 @@ class UmhResolution:
 
         ``resolution.requested`` resolves a hit once; ``action.declared`` counts a general
         action (A-26; not reactions, nor interference turns, 2.5.2); ``turn.started`` arms
-        indirect damage (11.3.3); ``turn.ended`` applies regenerations (2.3.6);
+        indirect damage (11.3.3) and hurts its actor with the hazards kept on the terrain he
+        starts on (4.1.5.1); ``turn.ended`` applies regenerations (2.3.6);
         ``combatant.joined`` adds the joiner at full VIT or what he carries (1.2.4, 4.1.7);
         a declared *Levantarse* ends a knockdown (11.5.2). Each applies the combat's own
         readings (its condition's).
@@ -131,7 +134,10 @@ class UmhResolution:
             else:
                 new, events = general_action(condition)
         elif event_type == TURN_STARTED:
-            new, events = turn_started(condition, str(payload.get("actor", "")))
+            actor = str(payload.get("actor", ""))
+            new, events = turn_started(condition, actor)
+            new, hurt = hazards_hit(new, actor, payload.get("hazards") or [])
+            events += hurt
         elif event_type == TURN_ENDED:
             new, events = turn_ended(condition, TurnEnded.model_validate(payload).actor), []
         elif event_type == COMBATANT_JOINED:

@@ -60,6 +60,7 @@ class Where:
     attacker: str
     target: str
     height: str = "suelo"
+    terrain_defense: int = 0  # umh 8.2.1.4: the external defense kept under the target
 
 
 def _wear(landing: Landing, kind: EffectKind, absorbed: Fraction, where: Where) -> None:

@@ -186,6 +186,28 @@ def _none(note: str | None) -> dict[str, object]:
     return {"skill": None, "defense": 0, "note": note}
 
 
+HALF_EVASIONS: Final = frozenset({"half_down", "half_up"})
+
+
+def terrain_defense_step(hit: HitContext, flow: Flow) -> StepRecord | None:
+    """umh 9.2.4 / 8.2.1.4: an external defense kept on the terrain under the target meets
+    what his own defenses let through (pierce and ignore as against any defense, 9.2.2 -
+    9.2.3); never the 50 % of an evasion without its requirements ("no se aplican defensas
+    externas sobre el terreno"), which shows it unused."""
+    if hit.terrain_defense <= 0 or flow.amount == 0:
+        return None
+    value = Fraction(hit.terrain_defense)
+    halves = [hit.evasion, *(f.evasion for f in hit.further)]
+    if any(e in HALF_EVASIONS for e in halves):
+        details = {"defense": hit.terrain_defense, "note": "evasion"}
+        return StepRecord("terrain_defense", "umh 8.2.1.4", flow.amount, flow.amount, details)
+    after = pierced(flow.amount, value, hit.ignore_percent, hit.pierces)
+    details = {"defense": hit.terrain_defense, "kind": "external"}
+    return StepRecord(
+        "terrain_defense", "umh 9.2.4", flow.amount, after, details, _scaled(flow, after)
+    )
+
+
 def coating_step(hit: HitContext, flow: Flow) -> StepRecord | None:
     """umh 9.2.6 / A-97: degradable coatings absorb after the reactive defense, before the
     passive resistance; the absorbed amount is always reported."""

@@ -7,7 +7,7 @@ anticipation's damage (8.2.2.1) and for a reflected hit (8.2.5.2).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from services.resolution.domain.umh.condition import Combatant
@@ -75,6 +75,8 @@ def strike(
     plan = hit_context(
         skill, attacker, target, reaction, readings, first_hit=first_hit, damage=damage
     )
+    if where.terrain_defense:  # umh 8.2.1.4: an external defense kept on the terrain
+        plan = replace(plan, context=replace(plan.context, terrain_defense=where.terrain_defense))
     breakdown = compute_damage(plan.context)
     vitality = vitality_step(target.vit, breakdown.damage)
     hurt = _book(target.with_vit(int(vitality.after)), skill, breakdown)

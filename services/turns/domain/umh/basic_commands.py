@@ -5,7 +5,7 @@ Basic commands are not skills: no PA, no per-round limit (umh 2.3.1.4).
 
 from __future__ import annotations
 
-from services.turns.domain.umh import conditions, interference, rulechecks
+from services.turns.domain.umh import conditions, interference, rulechecks, terrain
 from services.turns.domain.umh.acting import INTERFERENCE, acting_context
 from services.turns.domain.umh.events import COMBATANT_MOVED, COMBATANT_STOOD_UP
 from services.turns.domain.umh.flow import end_turn
@@ -29,7 +29,8 @@ def move(state: CombatState, out: Outcome, action: MoveAction) -> None:
 
     Order: phase (2.1.1); own or free interference turn, no defense pending (2.4.1,
     2.4.2, 2.5.3.2); conditions (11.4.1, 11.4.2, 11.5.2, 11.5.1); a square to move from
-    (the combat has a grid, ``invalid_target``); the destination free (11.6.1); the speed
+    (the combat has a grid, ``invalid_target``); the destination free, not an obstacle of the
+    room or kept on the terrain, inside the room (11.6.1, 4.1.5.1); the speed
     left (``insufficient_speed``: a VEL below 1 cannot pay a square, A-22, unless the
     combat's reading raises it to 1). Speed comes back at the next round, also the speed
     spent in an interference turn (2.5.4).
@@ -48,6 +49,7 @@ def move(state: CombatState, out: Outcome, action: MoveAction) -> None:
     taken = [c for c, sq in state.positions.items() if sq == to and c != action.actor]
     if any(state.participants[c].in_fight for c in taken):
         raise RuleViolation("invalid_target", "umh 11.6.1", square=to, occupied_by=taken[0])
+    terrain.check_free(state, to)
     cost = rulechecks.squares_apart(state, here, to)
     if cost > player.movement_left:
         raise RuleViolation(

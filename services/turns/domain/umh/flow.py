@@ -6,7 +6,7 @@ did in an :class:`Outcome`.
 
 from __future__ import annotations
 
-from services.turns.domain.umh import approach, fainted
+from services.turns.domain.umh import approach, fainted, terrain
 from services.turns.domain.umh.economy import lone_fighter_bucket
 from services.turns.domain.umh.ending import end_combat
 from services.turns.domain.umh.order import Fighter, first_round_order, round_order
@@ -95,11 +95,13 @@ def refill(state: CombatState) -> None:
 
 
 def begin_round(state: CombatState, out: Outcome, now_ms: int, order: list[str]) -> None:
-    """umh 2.1.2 / 2.2.5: a new round with its order; PA and speed refilled; first turn."""
+    """umh 2.1.2 / 2.2.5: a new round with its order; PA and speed refilled; what is kept on
+    the terrain counts one round down (4.1.5.1); first turn."""
     state.round += 1
     state.turn_order = order
     refill(state)
     out.emit(ROUND_STARTED, {"round": state.round, "turn_order": list(order)})
+    terrain.round_started(state, out)
     start_turn(state, out, now_ms, 0)
 
 
@@ -107,7 +109,8 @@ def start_turn(state: CombatState, out: Outcome, now_ms: int, index: int) -> Non
     """umh 2.3 / 2.3.5 / 1.2.6.1 - 1.2.6.2: the own turn at ``index`` with a full clock.
 
     The lone fighter's second and third own turns of a round start with his bucket of up
-    to 2 PA (A-15), announced as ``pa_bonus``.
+    to 2 PA (A-15), announced as ``pa_bonus``; the hazards kept on the terrain he starts it
+    on are named (``hazards``, 11.3.3).
     """
     state.turn_index = index
     state.turn_seq += 1
@@ -120,17 +123,18 @@ def start_turn(state: CombatState, out: Outcome, now_ms: int, index: int) -> Non
     deadline = now_ms + ms(state.settings.turn_seconds)
     timer_id = arm_timer(state, out, "turn", deadline, {"turn_seq": state.turn_seq})
     state.turn = Turn(actor=actor, deadline_ms=deadline, timer_id=timer_id)
-    out.emit(
-        TURN_STARTED,
-        {
-            "actor": actor,
-            "index": index,
-            "round": state.round,
-            "turn_seq": state.turn_seq,
-            "deadline_ms": deadline,
-            "pa_bonus": player.bonus_pa,
-        },
-    )
+    started = {
+        "actor": actor,
+        "index": index,
+        "round": state.round,
+        "turn_seq": state.turn_seq,
+        "deadline_ms": deadline,
+        "pa_bonus": player.bonus_pa,
+    }
+    hazards = terrain.hazards_under(state, actor)
+    if hazards:  # umh 11.3.3: services/resolution hurts him once with each
+        started["hazards"] = hazards
+    out.emit(TURN_STARTED, started)
 
 
 def end_turn(state: CombatState, out: Outcome, now_ms: int, reason: TurnEnd) -> None:

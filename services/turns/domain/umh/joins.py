@@ -17,6 +17,7 @@ immunity, IRRUMPIR lock) were asked by the gateway before the command.
 
 from __future__ import annotations
 
+from services.turns.domain.umh import terrain
 from services.turns.domain.umh.events import JOIN_VETO_CAST, SLOTS_RAISED, TURN_ORDER_CHANGED
 from services.turns.domain.umh.flow import fighters
 from services.turns.domain.umh.order import with_late_joiner
@@ -71,7 +72,8 @@ def check_places(state: CombatState, side: Side, raises: int) -> None:
 
 
 def check_square(state: CombatState, square: tuple[int, int] | None) -> None:
-    """umh 11.6.1: a joiner enters on a free square, in a combat played on a grid."""
+    """umh 11.6.1: a joiner enters on a free square (no fighter, no obstacle of the room or
+    kept on the terrain, inside the room), in a combat played on a grid."""
     if square is None:
         return
     if not state.positions:
@@ -79,6 +81,7 @@ def check_square(state: CombatState, square: tuple[int, int] | None) -> None:
     taken = [c for c, sq in state.positions.items() if tuple(sq) == tuple(square)]
     if taken:
         raise RuleViolation("invalid_target", "umh 11.6.1", square=square, occupied_by=taken[0])
+    terrain.check_free(state, square)
 
 
 def join(state: CombatState, out: Outcome, cmd: ActOnCombat, now_ms: int) -> None:

@@ -65,6 +65,9 @@ class SkillInfo:
     reach: int = 1
     precognition: bool = False
     reactable_times: int = 1
+    terrain: dict[str, Any] | None = None
+    """umh 4.1.5.1: what it keeps on the squares its action names (the sheet's ``terrain``)."""
+    passive: bool = False
 
     @property
     def key(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.turns.domain.umh import terrain
 from services.turns.domain.umh.inflight import ANSWERED, TIMED_OUT, InFlight, Reaction
 from services.turns.domain.umh.participant import SkillInfo
 from services.turns.domain.umh.rulechecks import position_of
@@ -23,7 +24,7 @@ from shared.messages import (
     RESOLUTION_REQUESTED,
 )
 from shared.outcome import Outcome, arm_timer, cancel_timer
-from shared.payloads import ActionDeclared, ReactionChoice, ResolutionRequested, Terrain
+from shared.payloads import ActionDeclared, ReactionChoice, ResolutionRequested
 
 
 def declare(
@@ -322,7 +323,8 @@ def request_resolution_if_ready(state: CombatState, out: Outcome, action_id: str
         hits=action.hits,
         squares=[(s[0], s[1]) for s in action.squares],
         positions={cid: position_of(state, cid) for cid in state.participants},
-        terrain=Terrain.model_validate(state.terrain) if state.terrain else None,
+        terrain=terrain.room(state),
+        terrain_defenses=terrain.defenses(state),
         opening=action.opening,
         interference=action.interference,
         weapons=list(action.weapons),

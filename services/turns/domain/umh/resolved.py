@@ -17,6 +17,7 @@ from services.turns.domain.umh import (
     interference,
     stats,
     teleport,
+    terrain,
 )
 from services.turns.domain.umh.ending import end_if_a_side_is_beaten, end_if_agreed
 from services.turns.domain.umh.events import PA_REFUNDED, POSITION_CHANGED
@@ -126,6 +127,7 @@ def complete(
             position = {"character": action.attacker, "height": skill.sets_position}
             out.emit(POSITION_CHANGED, position)
         interference.grant(state, out, action_id, action, skill)
+        terrain.place(state, out, action_id, action)
     teleport.complete(state, out, action, cancelled)
     del state.actions[action_id]
     out.emit(
@@ -187,19 +189,23 @@ def on_down(state_dict: State, payload: dict[str, Any], now_ms: int) -> Decision
 
 
 def on_effect(state_dict: State, event_type: str, payload: dict[str, Any]) -> Decision[State]:
-    """umh 11.4 / 11.5: mirror what resolution applied or removed; refusals read it, and a
-    limb state changes his VEL (11.5.4 - 11.5.5, ``stats.refresh_speed``)."""
+    """umh 11.4 / 11.5: mirror what resolution applied or removed; refusals read it, a limb
+    state changes his VEL (11.5.4 - 11.5.5, ``stats.refresh_speed``), and a stun, faint or
+    sleep ends what he keeps on the terrain (11.4.1 - 11.4.1.2)."""
     character = str(payload.get("character"))
     state = CombatState.from_dict(state_dict)
     player = state.participants.get(character)
     if player is None:
         return Decision(None)
+    out = Outcome()
     if event_type == EFFECT_APPLIED:
         applied = conditions.mirror_applied(player, payload)
         stats.wings_keep_moving(player, applied.effect.effect_id)
+        if applied.effect.kind == "control":  # umh 11.4.1 - 11.4.1.2
+            terrain.knocked_out(state, out, character, applied.effect.type)
     elif not conditions.mirror_expired(player, payload):
         return Decision(None)
     else:
         fainted.faint_ended(player, payload, state.turn_seq)  # umh 11.4.1.1
     stats.refresh_speed(player, state.settings.readings.stat_below_one)  # umh 11.5.4 - 11.5.5
-    return Decision(state.to_dict())
+    return out.decision(state)

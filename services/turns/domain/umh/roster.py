@@ -65,6 +65,8 @@ def skill_info(skill: Skill) -> SkillInfo:
         reach=skill.reach,
         precognition=skill.precognition,
         reactable_times=skill.reactable_times,
+        terrain=skill.terrain.model_dump(mode="json") if skill.terrain else None,
+        passive=skill.passive,
     )
 
 

@@ -8,7 +8,8 @@ Checks in the fight, in order (the first failing one is raised):
 3. who and when: ``not_your_turn`` (2.4.1, 2.5.1), ``reaction_pending`` (2.4.2);
 4. conditions: stunned, paralysed, knocked down, mute (11.4.1, 11.4.2, 11.5.2, 11.5.8);
 5. the open interference turn's limits (2.5.3.1, 2.5.3.2);
-6. targets (1.1.2, 8.1.1.3.1, 6.1.1) and ``enamored`` (11.5.10);
+6. targets (1.1.2, 8.1.1.3.1, 6.1.1), a terrain skill's squares (4.1.5.1, ``terrain``)
+   and ``enamored`` (11.5.10);
 7. uses this round (2.3.1.3), cooldown (2.3.4), per combat (2.3.4.1), weekly (2.3.4.2),
    one slot-raising skill per side (1.2.3);
 8. price: two 0-PA actions per own turn (3.3), PA with the 3.4 surcharge (3.1.2);
@@ -34,6 +35,7 @@ from services.turns.domain.umh import (
     limits,
     rulechecks,
     teleport,
+    terrain,
 )
 from services.turns.domain.umh.acting import INTERFERENCE, OWN, Context, acting_context, known_skill
 from services.turns.domain.umh.events import SLOTS_RAISED
@@ -61,7 +63,7 @@ def split_targets(
     fighting, not oneself for an offensive skill) and, for an area, squares."""
     names = [t for t in targets if isinstance(t, str)]
     squares = [[int(t[0]), int(t[1])] for t in targets if not isinstance(t, str)]
-    if squares and skill.area is None:
+    if squares and skill.area is None and skill.terrain is None:
         raise RuleViolation("invalid_target", "umh 6.1.1", skill=skill.name)
     if skill.offensive and not names and not squares:
         raise RuleViolation("targets_not_declared", "umh 1.1.2")
@@ -175,6 +177,7 @@ def use_skill(
     if context == INTERFERENCE:
         interference.check_skill(state, skill)
     targets = split_targets(state, action.actor, skill, list(action.targets))
+    terrain.check_squares(state, action.actor, skill, targets[1])
     conditions.check_targets(player, skill, targets[0])
     check_limits(state, player, skill, now_ms)
     cost = economy.cost_of(player, skill)
@@ -237,6 +240,7 @@ def prepare(
     conditions.check_skill(player, skill)
     disputes.check(player, skill)
     targets = split_targets(state, action.actor, skill, list(action.targets))
+    terrain.check_squares(state, action.actor, skill, targets[1])
     check_limits(state, player, skill, now_ms)
     cost = economy.cost_of(player, skill)
     economy.check_pa(player, cost)

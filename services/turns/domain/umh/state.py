@@ -221,6 +221,8 @@ class CombatState:
     round: int = 0
     positions: dict[str, list[int]] = field(default_factory=dict)
     terrain: dict[str, Any] | None = None  # umh 11.6.1: the room's size and obstacles
+    terrain_effects: list[dict[str, Any]] = field(default_factory=list)
+    """umh 4.1.5.1: the skills kept on squares of the grid (``terrain.py``)."""
     heights: dict[str, str] = field(default_factory=dict)
     home_heights: dict[str, str] = field(default_factory=dict)
     aloft: list[str] = field(default_factory=list)

@@ -9,7 +9,7 @@ no displacement, so immobilisation and knockdown do not stop it (7.1.1.1, condit
 
 from __future__ import annotations
 
-from services.turns.domain.umh import approach
+from services.turns.domain.umh import approach, terrain
 from services.turns.domain.umh.events import POSITION_CHANGED
 from services.turns.domain.umh.inflight import InFlight
 from services.turns.domain.umh.participant import SkillInfo
@@ -23,7 +23,8 @@ GROUND = "suelo"
 
 
 def check(state: CombatState, action: SkillAction, skill: SkillInfo) -> None:
-    """Only a teleport names a destination; a square needs the grid and must be free."""
+    """Only a teleport names a destination; a square needs the grid and must be free (no
+    fighter, no obstacle, inside the room: 11.6.1)."""
     if action.to is None and action.height is None:
         return
     if not skill.teleport:
@@ -36,6 +37,7 @@ def check(state: CombatState, action: SkillAction, skill: SkillInfo) -> None:
     taken = [c for c, sq in state.positions.items() if sq == to and c != action.actor]
     if any(state.participants[c].in_fight for c in taken):
         raise RuleViolation("invalid_target", "umh 11.6.1", square=to, occupied_by=taken[0])
+    terrain.check_free(state, to)
 
 
 def _moved(state: CombatState, out: Outcome, who: str) -> None:

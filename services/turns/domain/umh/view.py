@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.turns.domain.umh import again
+from services.turns.domain.umh import again, terrain
 from services.turns.domain.umh.conditions import effects_view
 from services.turns.domain.umh.inflight import Reaction
 from services.turns.domain.umh.participant import Participant
@@ -135,6 +135,7 @@ def extras(state: CombatState) -> dict[str, Any]:
         else None,
         "stalemate_rounds": state.stalemate_rounds,
         "terrain": state.terrain,
+        "terrain_effects": terrain.view(state),
         "slot_boosts": dict(state.slot_boosts),
         "timers": sorted(
             (

@@ -79,6 +79,7 @@ def test_view_has_exactly_the_turns_fields() -> None:
         "interference",
         "stalemate_rounds",
         "terrain",
+        "terrain_effects",
         "slot_boosts",
         "timers",
     }

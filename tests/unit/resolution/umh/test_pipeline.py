@@ -310,3 +310,32 @@ def test_passive_reductions_never_pass_the_cap(context: HitContext) -> None:
     passive = min(row.details["uncapped"], 25)
     assert row.details["percent"] <= min(100, passive + 100)
     assert reduction_percent(context.reductions, context.natures)[0] <= 25
+
+
+# --- an external defense kept on the terrain (umh 9.2.4, 8.2.1.4) ---------------------------
+@pytest.mark.parametrize(
+    ("context", "expected", "rule"),
+    [
+        (replace(hit(500, defense=200), terrain_defense=100), 200, "umh 9.2.4"),
+        (replace(hit(80), terrain_defense=100), 0, "umh 9.2.4"),
+        (replace(hit(500), terrain_defense=100, pierces=True), 500, "umh 9.2.4"),
+        (replace(hit(500), terrain_defense=100, ignore_percent=Fraction(50)), 400, "umh 9.2.4"),
+        (replace(hit(500), terrain_defense=100, evasion="half_down"), 250, "umh 8.2.1.4"),
+        (replace(hit(501), terrain_defense=100, evasion="half_up"), 251, "umh 8.2.1.4"),
+    ],
+    ids=[
+        "umh 9.2.4 after the skill defense",
+        "umh 9.2.4 above the damage floors at 0",
+        "umh 9.2.2 pierced",
+        "umh 9.2.3 half ignored",
+        "umh 8.2.1.4 not against an unmet evasion's half",
+        "umh 7.1.3.1 nor a sonic evasion's half",
+    ],
+)
+def test_8_2_1_4_a_defense_kept_on_the_terrain(
+    context: HitContext, expected: int, rule: str
+) -> None:
+    breakdown = compute_damage(context)
+    (step,) = [s for s in breakdown.steps if s.step == "terrain_defense"]
+    assert breakdown.damage == expected
+    assert step.rule == rule

@@ -8,7 +8,6 @@ deletes the window and its timer from the combat's state, in the suite's own nam
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 
 import httpx
@@ -17,6 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from shared.keys import Keys
 from shared.redis_client import redis_client
+from shared.store import decode_state, encode_state
 from shared.timers import DEFAULT_SHARDS, TimerStore
 from tests.e2e.referee import (
     Referee,
@@ -91,9 +91,9 @@ async def strand_in(suite: Suite, combat_id: str) -> list[str]:
     try:
         raw = await redis.hget(agg.state, "data")
         assert raw is not None
-        state = json.loads(raw)
+        state = decode_state(raw)
         timers = strand(state)
-        await redis.hset(agg.state, "data", json.dumps(state))
+        await redis.hset(agg.state, "data", encode_state(state))
         store = TimerStore(redis, keys.timer_shards("turns", DEFAULT_SHARDS))
         for timer_id in timers:
             await store.cancel(timer_id, agg.tag)

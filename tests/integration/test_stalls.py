@@ -4,7 +4,6 @@ store and broker. A combat is started; the test then deletes the preparation tim
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from shared.keys import Keys
 from shared.messages import Envelope, new_id, utcnow
 from shared.payloads import ActOnCombat
 from shared.runtime import RedisServiceRuntime
+from shared.store import decode_state, encode_state
 from tests.unit.turns.stalls_kit import resume_cmd
 from tests.unit.turns.umh.builders import COMBAT_ID, start_cmd
 
@@ -63,10 +63,10 @@ async def test_a_stalled_combat_is_logged_once_counted_and_cleared_by_a_resume(
     agg = Keys(namespace).combat("turns", COMBAT_ID)
     raw = await redis.hget(agg.state, "data")
     assert raw is not None
-    state = json.loads(raw)
+    state = decode_state(raw)
     (timer_id,) = state["timers"]
     state["timers"] = {}
-    await redis.hset(agg.state, "data", json.dumps(state))
+    await redis.hset(agg.state, "data", encode_state(state))
     await runtime.timers.cancel(timer_id)
 
     before = detections()

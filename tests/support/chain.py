@@ -33,6 +33,7 @@ from services.turns.handlers import spec as turns_spec
 from shared.keys import Aggregate, Keys
 from shared.messages import COMMAND_OWNER, SERVICES, Envelope, envelope, new_id
 from shared.runtime import ServiceRuntime, ServiceSpec
+from shared.runtime.ports import Store
 from shared.timers import TimerPoller
 from tests.support.memory import (
     FakeClock,
@@ -66,8 +67,12 @@ class Chain:
         interleave: Random | None = None,
         twice: bool = False,
         retention_seconds: int = 3600,
+        namespace: str = "chain",
+        stores: Callable[[MemoryData, str], Store] | None = None,
     ) -> None:
-        self.keys = Keys("chain")
+        """``stores(data, service)``: each service's store (default: the in-memory one over
+        ``data``); ``tests/support/redis_mirror.py`` also writes every commit to Redis."""
+        self.keys = Keys(namespace)
         self.clock = FakeClock(start_ms)
         self.data = MemoryData()
         self.bus = MemoryBus(self.keys.ns)
@@ -82,7 +87,7 @@ class Chain:
             runtime = ServiceRuntime(
                 SPECS[name](self.keys),
                 keys=self.keys,
-                store=MemoryStore(self.data, name),
+                store=(stores or MemoryStore)(self.data, name),
                 relay=MemoryRelay(self.data, timers, self.bus),
                 timers=timers,
                 bus=self.bus,

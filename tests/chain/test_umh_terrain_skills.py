@@ -303,3 +303,14 @@ async def test_4_1_5_1_the_sheet_states_what_its_kind_needs(
     body = umh_sheet("Ana", skills=[*DEFAULT_SKILLS, skill])
     answer = await community.client.put("/v1/characters/ana", json=body)
     assert answer.status_code == 422, answer.json()
+
+
+async def test_4_1_5_1_it_stays_when_its_keeper_flees(referee: ChainReferee) -> None:
+    community, cid = await grid(referee, [], carla=[WALL])
+    await advance_to(community, cid, "carla", 1)
+    await community.use_skill(cid, "carla", "Muro", [[2, 0]])
+    await community.act_ok(cid, {"type": "flee", "actor": "carla"})
+    combat = await community.combat(cid)
+    assert combat["participants"]["carla"]["status"] == "fled", combat["participants"]
+    assert [e["keeper"] for e in combat["terrain_effects"]] == ["carla"]
+    assert ended(await community.events_of(cid)) == []

@@ -16,8 +16,18 @@ BUDGET_BYTES = 160_000  # every file of the console, uncompressed
 
 
 def dictionary(language: str) -> set[str]:
-    text = (JS / "lang" / f"{language}.js").read_text(encoding="utf-8")
-    return set(re.findall(r'^\s*"([^"]+)":', text, re.MULTILINE))
+    """The keys of a language: lang/<language>.js and the parts it spreads in."""
+    keys: set[str] = set()
+    for path in sorted((JS / "lang").glob(f"{language}*.js")):
+        keys |= set(re.findall(r'^\s*"([^"]+)":', path.read_text(encoding="utf-8"), re.MULTILINE))
+    return keys
+
+
+def test_every_part_of_a_language_is_spread_into_it() -> None:
+    for language in ("es", "en"):
+        main = (JS / "lang" / f"{language}.js").read_text(encoding="utf-8")
+        for part in (JS / "lang").glob(f"{language}_*.js"):
+            assert f'from "./{part.name}"' in main and "..." in main, part.name
 
 
 def static_files() -> list[Path]:

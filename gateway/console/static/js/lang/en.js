@@ -363,4 +363,14 @@ export default {
   "change.requirement": "requirement",
   "reason.elapsed": "elapsed",
   "reason.lifted_by_moderator": "lifted by a moderator",
+
+  "terrain.title": "Terrain",
+  "terrain.none": "Nothing on the terrain.",
+  "terrain.damage": "{n} damage at turn start",
+  "terrain.resistance": "resistance {n}",
+  "terrain.squares": "squares {squares}",
+  "terrain.passive": "passive",
+  "terrain.obstacle": "Obstacle",
+  "terrain.hazard": "Hazard",
+  "terrain.defense": "Defense",
 };

@@ -363,4 +363,14 @@ export default {
   "change.requirement": "requisito",
   "reason.elapsed": "cumplido",
   "reason.lifted_by_moderator": "levantado por un moderador",
+
+  "terrain.title": "Terreno",
+  "terrain.none": "Nada sobre el terreno.",
+  "terrain.damage": "{n} de daño al empezar turno",
+  "terrain.resistance": "resistencia {n}",
+  "terrain.squares": "casillas {squares}",
+  "terrain.passive": "pasiva",
+  "terrain.obstacle": "Obstáculo",
+  "terrain.hazard": "Zona dañina",
+  "terrain.defense": "Defensa",
 };

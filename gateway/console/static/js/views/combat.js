@@ -6,7 +6,7 @@ import { t, word } from "../i18n.js";
 import { openStream } from "../stream.js";
 import { actionPanel } from "./actions.js";
 import { diceSection } from "./dice.js";
-import { clocks, sidesView, turnOrder } from "./fighters.js";
+import { clocks, sidesView, terrainList, turnOrder } from "./fighters.js";
 import { shownOnce, viewerLink } from "./keys.js";
 import { logEntry } from "./log.js";
 import { nameOf, phaseBadge, section, statusLine } from "./shared.js";
@@ -29,6 +29,7 @@ export async function combatScreen(main, ctx, id, { player }) {
   const sides = h("div", { id: "sides" });
   const order = h("div", { id: "turn-order" });
   const clockBox = h("div", { id: "clocks" });
+  const terrainBox = h("div", { id: "terrain" });
   const logList = h("ol", { class: "log", id: "log", "aria-live": "polite", "aria-relevant": "additions" });
   const diceBox = h("div", { id: "dice" });
   const after = h("div", { id: "aftermath" });
@@ -46,6 +47,7 @@ export async function combatScreen(main, ctx, id, { player }) {
         { class: "side-col" },
         section(t("combat.order"), "h-order", order),
         section(t("combat.clocks"), "h-clocks", clockBox),
+        combat.ruleset === "umh" ? section(t("terrain.title"), "h-terrain", terrainBox) : null,
         panel ? panel.el : null,
         !player && session.isModerator ? viewerBox(id) : null,
         section(t("combat.dice"), "h-dice", diceBox),
@@ -106,6 +108,7 @@ export async function combatScreen(main, ctx, id, { player }) {
       clear(sides, sidesView(combat, names));
       clear(order, turnOrder(combat, names));
       clear(clockBox, clocks(combat, names));
+      clear(terrainBox, terrainList(combat, names));
       if (panel) panel.update(combat);
     });
   }

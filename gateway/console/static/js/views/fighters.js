@@ -205,3 +205,26 @@ export function clocks(combat, names) {
     rows.map(([label, clock, kind]) => h("div", { class: `clock-row ${kind}` }, h("dt", {}, label), h("dd", {}, clock))),
   );
 }
+
+// umh skills kept on the terrain (terrain_effects): kind, keeper, squares, rounds left.
+export function terrainList(combat, names) {
+  const effects = combat.terrain_effects || [];
+  if (!effects.length) return h("p", { class: "empty" }, t("terrain.none"));
+  return h(
+    "ul",
+    { class: "effects terrain" },
+    effects.map((e) =>
+      h(
+        "li",
+        { class: `effect terrain ${e.kind || ""}` },
+        h("strong", {}, word("terrain", e.kind || "?")),
+        ` · ${e.skill || ""} (${nameOf(names, e.keeper)})`,
+        e.damage !== undefined ? ` · ${t("terrain.damage", { n: e.damage })}` : "",
+        e.resistance !== undefined ? ` · ${t("terrain.resistance", { n: e.resistance })}` : "",
+        ` · ${t("terrain.squares", { squares: (e.squares || []).map((q) => q.join(",")).join(" ") })}`,
+        e.rounds_left !== undefined ? h("span", { class: "left" }, ` · ${t("combat.left", { n: e.rounds_left })}`) : "",
+        e.passive ? ` · ${t("terrain.passive")}` : "",
+      ),
+    ),
+  );
+}

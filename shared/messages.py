@@ -191,12 +191,14 @@ SUBSCRIPTIONS: Final[dict[str, frozenset[str]]] = {
     # turns mirrors the condition that decides who may act (downs, crowd control, states).
     "turns": frozenset({ACTION_RESOLVED, COMBATANT_DOWN, EFFECT_APPLIED, EFFECT_EXPIRED}),
     # resolution counts general actions (durations, damage over time) and ends of own turns
-    # (regenerations, umh 2.3.6).
+    # (regenerations, umh 2.3.6), and ends what a fighter who flees keeps up (umh 4.1.1.1,
+    # 4.1.5).
     "resolution": frozenset(
         {
             COMBAT_STARTED,
             DICE_SEEDED,
             COMBATANT_JOINED,
+            COMBATANT_FLED,
             RESOLUTION_REQUESTED,
             COMBAT_ENDED,
             ACTION_DECLARED,

@@ -247,7 +247,7 @@ class EffectExpired(ServicePayload):
     effect_id: str
     kind: str
     type: str
-    reason: Literal["duration", "replaced", "broken", "removed", "fallen"] = "duration"
+    reason: Literal["duration", "replaced", "broken", "removed", "fallen", "fled"] = "duration"
 
 
 class CombatantDown(ServicePayload):
@@ -304,7 +304,8 @@ class CombatantJoined(ServicePayload):
 
 
 class CombatantFled(ServicePayload):
-    """``combatant.fled``: turns -> states (umh 4.1.1.1, 4.2.2, 4.2.3, 4.1.1.1.1)."""
+    """``combatant.fled``: turns -> states (umh 4.1.1.1, 4.2.2, 4.2.3, 4.1.1.1.1) and
+    resolution (umh 4.1.5, A-91)."""
 
     combat_id: str
     character: str

@@ -12,6 +12,7 @@ from shared.messages import (
     ACTION_DECLARED,
     COMBAT_ENDED,
     COMBAT_STARTED,
+    COMBATANT_FLED,
     COMBATANT_JOINED,
     DICE_SEEDED,
     RESOLUTION_REQUESTED,
@@ -91,6 +92,7 @@ def on_dice_seeded(env: Envelope, state: State | None, _: Target, now: int) -> D
 HANDLERS: dict[str, Handler] = {
     COMBAT_STARTED: on_combat_started,
     COMBATANT_JOINED: on_combat_event,
+    COMBATANT_FLED: on_combat_event,
     RESOLUTION_REQUESTED: on_combat_event,
     COMBAT_ENDED: on_combat_ended,
     DICE_SEEDED: on_dice_seeded,

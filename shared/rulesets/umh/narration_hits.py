@@ -20,6 +20,7 @@ HITS: Final = Narrations(
         "effect.applied/shield": "umh 9.7",
         "effect.applied/coating": "umh 9.2.6",
         "effect.expired/fallen": "umh 4.1.5",
+        "effect.expired/fled": "umh 4.1.1.1",
     }
 )
 
@@ -248,6 +249,10 @@ ENDS: Final = {
     "broken": T("Se rompe el efecto {type} de {who}", "{who}'s {type} breaks"),
     "removed": T("{who} se libra del efecto {type}", "{who} is rid of {type}"),
     "fallen": T("El efecto {type} de {who} termina al caer", "{who}'s {type} ends as they fall"),
+    "fled": T(
+        "El efecto {type} de {who} termina: quien lo mantenía ha huido",
+        "{who}'s {type} ends: whoever kept it up fled",
+    ),
 }
 
 

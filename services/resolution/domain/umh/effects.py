@@ -15,7 +15,7 @@ from shared.messages import EFFECT_APPLIED, EFFECT_EXPIRED, Event, derived_id
 from shared.payloads import EffectApplied, EffectExpired, EffectView
 from shared.vocabulary import EffectKind
 
-ExpiryReason = Literal["duration", "replaced", "broken", "removed", "fallen"]
+ExpiryReason = Literal["duration", "replaced", "broken", "removed", "fallen", "fled"]
 
 CONTROL_BLOCKS: Final[dict[str, tuple[str, ...]]] = {
     "aturdimiento": ("act",),
@@ -236,10 +236,10 @@ def cancel_maintained(
     holder: str | None = None,
     lasting: frozenset[str] = frozenset(),
 ) -> tuple[Combatant, list[Event]]:
-    """umh 11.4.1 (stunned: "broken") and 4.1.5 (fallen: "fallen"): the skills ``holder``
-    (by default ``who`` himself) keeps up on ``who`` end; the sheet's passives are not
-    effects and stay, and so do the skills named in ``lasting`` (4.1.5.2: marked
-    ``persists_when_fallen``, they outlast his fall)."""
+    """umh 11.4.1 (stunned: "broken"), 4.1.5 (fallen: "fallen") and 4.1.1.1 / A-91 (fled:
+    "fled"): the skills ``holder`` (by default ``who`` himself) keeps up on ``who`` end; the
+    sheet's passives are not effects and stay, and so do the skills named in ``lasting``
+    (4.1.5.2: marked ``persists_when_fallen``, they outlast his fall)."""
     keeper = who if holder is None else holder
     events: list[Event] = []
     for effect in list(combatant.effects):

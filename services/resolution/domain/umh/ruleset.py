@@ -17,6 +17,7 @@ from services.resolution.domain.umh.condition import (
 from services.resolution.domain.umh.effects import view_of
 from services.resolution.domain.umh.hit import Reaction
 from services.resolution.domain.umh.readings import from_settings
+from services.resolution.domain.umh.released import release_on_flight
 from services.resolution.domain.umh.resolve import ActionRequest, resolve_action
 from services.resolution.domain.umh.terrain import hazards_hit
 from services.resolution.domain.umh.ticks import (
@@ -30,6 +31,7 @@ from services.resolution.interface import State
 from shared.domain import Decision
 from shared.messages import (
     ACTION_DECLARED,
+    COMBATANT_FLED,
     COMBATANT_JOINED,
     RESOLUTION_REQUESTED,
     TURN_ENDED,
@@ -38,6 +40,7 @@ from shared.messages import (
 )
 from shared.payloads import (
     ActionDeclared,
+    CombatantFled,
     CombatantJoined,
     ReactionChoice,
     ResolutionRequested,
@@ -116,8 +119,9 @@ class UmhResolution:
         indirect damage (11.3.3) and hurts its actor with the hazards kept on the terrain he
         starts on (4.1.5.1); ``turn.ended`` applies regenerations (2.3.6);
         ``combatant.joined`` adds the joiner at full VIT or what he carries (1.2.4, 4.1.7);
-        a declared *Levantarse* ends a knockdown (11.5.2). Each applies the combat's own
-        readings (its condition's).
+        a declared *Levantarse* ends a knockdown (11.5.2); ``combatant.fled`` ends what the
+        fugitive keeps up, on himself and on others (4.1.1.1, 4.1.5, A-91). Each applies the
+        combat's own readings (its condition's).
         """
         condition = CombatCondition.from_dict(state)
         if event_type == RESOLUTION_REQUESTED:
@@ -151,6 +155,10 @@ class UmhResolution:
                 joined.carries,
             )
             new = condition.updated({joined.character: combatant})
+        elif event_type == COMBATANT_FLED:
+            fled = CombatantFled.model_validate(payload)
+            released, events = release_on_flight(condition, fled.character)
+            new = condition.updated(released)
         else:
             return Decision(None)
         changed = {**state, **new.to_dict()}

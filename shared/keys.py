@@ -42,7 +42,14 @@ class Aggregate:
         return f"{self.base}:state:{self.service}"
 
     @property
+    def seen(self) -> str:
+        """The processed-message record: digests and times, one string (shared/store.py)."""
+        return f"{self.base}:seen:{self.service}"
+
+    @property
     def processed(self) -> str:
+        """The former processed-message record, a sorted set of message ids: still read (a
+        message processed before an upgrade stays processed) until it expires."""
         return f"{self.base}:processed:{self.service}"
 
     @property

@@ -9,6 +9,7 @@ the read model. Every key carries the aggregate's hash tag, so the script touche
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import time
@@ -29,6 +30,41 @@ from shared.scripts import Script, run_pipeline
 
 PROCESSED_RETENTION_MS: Final = 7 * 24 * 3600 * 1000
 
+# The processed-message record of an aggregate is one string of fixed-size records, oldest
+# first: the first DIGEST_BYTES of the message id's BLAKE2b digest, then the second it was
+# processed (4 bytes, big-endian). 16 bytes a message, where a sorted set of message ids took
+# about 130 once past 128 members. A 96-bit digest makes two ids of one aggregate alike
+# with a probability of about n² / 2⁹⁷: never, for the thousands a combat processes.
+DIGEST_BYTES: Final = 12
+RECORD_BYTES: Final = DIGEST_BYTES + 4
+
+# Whether a record string holds a digest, at a record's start (a plain search could match
+# across two records). Lua strings are binary-safe; ``string.find`` with ``plain`` is memchr.
+_SEEN_IN = """
+local function seen_in(records, digest)
+  if not records then return false end
+  local from = 1
+  while true do
+    local at = string.find(records, digest, from, true)
+    if not at then return false end
+    if (at - 1) % RECORD_BYTES == 0 then return true end
+    from = at + 1
+  end
+end
+""".replace("RECORD_BYTES", str(RECORD_BYTES))
+
+# Whether a message was processed: in the record (KEYS[1]), or in the sorted set of message
+# ids that versions before the record kept (KEYS[2]), still read until it expires.
+_PROCESSED = Script(
+    _SEEN_IN
+    + """
+if seen_in(redis.call('GET', KEYS[1]), ARGV[1]) or redis.call('ZSCORE', KEYS[2], ARGV[2]) then
+  return 1
+end
+return 0
+"""
+)
+
 # Compression level of the stored states: zlib's fastest already takes a combat's state from
 # about 10 KB of JSON to 2 KB (most of it is sheets and skills with every field spelled out).
 STATE_COMPRESSION: Final = 1
@@ -37,9 +73,14 @@ STATE_COMPRESSION: Final = 1
 # character's log is bounded; the trim is approximate, ``MAXLEN ~``).
 LOG_MAX_ENTRIES: Final = 100_000
 
-_COMMIT = """
+_COMMIT = (
+    (
+        _SEEN_IN
+        + """
 local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
-if redis.call('ZSCORE', KEYS[2], ARGV[3]) then
+local records = redis.call('GET', KEYS[2])
+local digest = string.sub(ARGV[8], 1, DIGEST_BYTES)
+if seen_in(records, digest) or redis.call('ZSCORE', KEYS[8], ARGV[3]) then
   return {'duplicate', current, tonumber(redis.call('GET', KEYS[4]) or '0')}
 end
 if current ~= tonumber(ARGV[1]) then
@@ -51,11 +92,18 @@ if ARGV[5] ~= '' then
     return {'precondition', current, seen}
   end
 end
-local now = tonumber(ARGV[4])
 local nextv = current + 1
 redis.call('HSET', KEYS[1], 'v', nextv, 'data', ARGV[2])
-redis.call('ZADD', KEYS[2], now, ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[8]))
+-- The record, less its records older than the retention (ARGV[4], Unix seconds), plus this one.
+records = records or ''
+local cutoff = tonumber(ARGV[4])
+local from = 1
+while from <= #records do
+  local b1, b2, b3, b4 = string.byte(records, from + DIGEST_BYTES, from + DIGEST_BYTES + 3)
+  if ((b1 * 256 + b2) * 256 + b3) * 256 + b4 >= cutoff then break end
+  from = from + RECORD_BYTES
+end
+redis.call('SET', KEYS[2], string.sub(records, from) .. ARGV[8], 'KEEPTTL')
 local aggv = redis.call('INCR', KEYS[4])
 local n = tonumber(ARGV[9])
 local was_empty = redis.call('XLEN', KEYS[3]) == 0
@@ -74,6 +122,7 @@ if ttl > 0 then
   for i = 1, 6 do
     redis.call('EXPIRE', KEYS[i], ttl)
   end
+  redis.call('EXPIRE', KEYS[8], ttl)
 end
 -- The committer carries out its own entries from memory when nothing older waits and no
 -- flusher holds the outbox: it takes the outbox's lock here, in the same round trip.
@@ -84,6 +133,10 @@ if n > 0 and was_empty and ARGV[10] ~= '' then
 end
 return {'ok', nextv, aggv}
 """
+    )
+    .replace("RECORD_BYTES", str(RECORD_BYTES))
+    .replace("DIGEST_BYTES", str(DIGEST_BYTES))
+)
 
 
 class CommitStatus(StrEnum):
@@ -145,18 +198,20 @@ class AggregateStore:
         Also reads the aggregate's shared version, so that an ``If-Match`` is checked before
         the rules run.
         """
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.zscore(agg.processed, message_id)
+
+        def build(pipe: Pipeline) -> None:
+            _PROCESSED.queue(pipe, [agg.seen, agg.processed], [digest_of(message_id), message_id])
             pipe.hmget(agg.state, ["v", "data"])
             pipe.get(agg.version)
-            seen, (version, data), shared = await pipe.execute()
-        if seen is not None:
+
+        seen, (version, data), shared = await run_pipeline(self._redis, build, [_PROCESSED])
+        if seen:
             return None
         loaded = _loaded(version, data)
         return Loaded(loaded.version, loaded.data, int(shared or 0))
 
     async def is_processed(self, agg: Aggregate, message_id: str) -> bool:
-        return await self._redis.zscore(agg.processed, message_id) is not None
+        return await self.load_unless_processed(agg, message_id) is None
 
     async def commit(
         self, agg: Aggregate, commit: Commit, *, active: bool | None = None
@@ -171,17 +226,18 @@ class AggregateStore:
         the sweeper still finds the entries (a stale mark is harmless). The active set is only
         a hint for the reconciler, which drops aggregates that are no longer active.
         """
-        keys = [agg.state, agg.processed, agg.outbox, agg.version, agg.log, agg.view, agg.lock]
+        keys = [agg.state, agg.seen, agg.outbox, agg.version, agg.log, agg.view, agg.lock]
+        keys.append(agg.processed)  # the former record, read until it expires
         token = secrets.token_hex(8)
         args: list[str | int | bytes] = [
             commit.expected_version,
             encode_state(commit.state),
             commit.message_id,
-            commit.now_ms,
+            (commit.now_ms - PROCESSED_RETENTION_MS) // 1000,
             "" if commit.if_match is None else commit.if_match,
             "" if commit.view is None else json.dumps(commit.view, separators=(",", ":")),
             commit.ttl_seconds,
-            PROCESSED_RETENTION_MS,
+            digest_of(commit.message_id) + (commit.now_ms // 1000).to_bytes(4, "big"),
             len(commit.outbox),
             token,
             LOCK_MS,
@@ -232,6 +288,11 @@ class AggregateStore:
     async def forget_active(self, tag: str) -> None:
         if self._active_key is not None:
             await self._redis.srem(self._active_key, tag)
+
+
+def digest_of(message_id: str) -> bytes:
+    """What the processed-message record keeps of a message id."""
+    return hashlib.blake2b(message_id.encode(), digest_size=DIGEST_BYTES).digest()
 
 
 def encode_state(state: dict[str, Any]) -> bytes:

@@ -5,7 +5,8 @@ A typical combat is played through the three services' real handlers (the in-pro
 (``tests/support/redis_mirror.py``): the bench's two fighters (``bench/api.py``) attack,
 block or take the hit, and pass when out of PA. ``MEMORY USAGE ... SAMPLES 0`` of each key
 with the combat's hash tag, the log left out, is then summed as ``python -m bench`` does
-(``bench/memory.py``).
+(``bench/memory.py``): a few actions, a round or two, and a long combat of 200 actions (the
+processed-message record grows with every message: shared/store.py).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ async def play(community: ChainCommunity, combat_id: str, actions: int) -> None:
         await community.act_ok(combat_id, action)
 
 
-@pytest.mark.parametrize("actions", [12, 40])
+@pytest.mark.parametrize("actions", [12, 40, 200])
 async def test_a_live_combat_keeps_under_20_kb_besides_its_log(
     redis: Redis, namespace: str, actions: int
 ) -> None:

@@ -88,13 +88,15 @@ async def test_an_ended_aggregate_expires_with_its_ttl(redis: Redis, namespace: 
     agg = keys.combat("turns", "c1")
     store = AggregateStore(redis, dirty_key=keys.outbox_dirty("turns"))
     await store.commit(agg, commit(0, "m1", ttl_seconds=600))
-    for key in (agg.state, agg.processed, agg.outbox, agg.version, agg.log, agg.view):
+    await redis.zadd(agg.processed, {"m0": 1})  # the former record of an older version
+    await store.commit(agg, commit(1, "m2", ttl_seconds=600))
+    for key in (agg.state, agg.seen, agg.processed, agg.outbox, agg.version, agg.log, agg.view):
         assert 0 < await redis.ttl(key) <= 600
 
 
 def test_every_key_of_an_aggregate_shares_one_hash_tag() -> None:
     agg = Keys("ns").combat("turns", "c_1")
-    keys = [agg.state, agg.processed, agg.outbox, agg.version, agg.log, agg.view, agg.lock]
+    keys = [agg.state, agg.seen, agg.processed, agg.outbox, agg.version, agg.log, agg.view]
     tags = {k[k.index("{") + 1 : k.index("}")] for k in keys}
     assert tags == {"combat:c_1"}
 

@@ -2,10 +2,11 @@
 
 Starts the four processes of the suite in a namespace and on a port of their own (as the
 end-to-end tests do), plays ``--combats`` combats through the public API for ``--warmup``
-plus ``--seconds``, measures turn-timer lateness and Redis memory per combat, stops the
-suite and deletes its namespace; then drives the bare stack (FastAPI -> RabbitMQ -> one Lua
-script -> reply) with the same concurrency and duration, and prints the suite's figures
-beside it. Every figure also goes to ``--out/<time>.json``; the processes' logs to
+plus ``--seconds``, measures turn-timer lateness and Redis memory per combat (and, at the
+largest size, how soon ``--overdue-timers`` timers fire after a restart of services/turns),
+stops the suite and deletes its namespace; then drives the bare stack (FastAPI -> RabbitMQ
+-> one Lua script -> reply) with the same concurrency and duration, and prints the suite's
+figures beside it. Every figure also goes to ``--out/<time>.json``; the processes' logs to
 ``--out/<time>/``.
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from bench import overdue
 from bench.baseline import run_bare
 from bench.logs import summarise_logs
 from bench.procs import wait_quiet
@@ -56,7 +58,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="a short check of the bench itself: 10 combats, 2+8 s, 5 timer combats",
+        help="a short check of the bench itself: 10 combats, 2+8 s, 5 timer combats, "
+        "100 viewers, 50 overdue timers",
     )
     parser.add_argument("--seconds", type=float, default=60, help="measured seconds (60)")
     parser.add_argument("--warmup", type=float, default=5, help="unmeasured seconds first (5)")
@@ -69,6 +72,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "the actions/s ratio of the last to the first (1)",
     )
     parser.add_argument("--timer-combats", type=int, default=20, help="idle combats (20)")
+    parser.add_argument(
+        "--overdue-timers",
+        type=int,
+        default=None,
+        help="turn timers that fall due while services/turns is down, at the largest size; "
+        "the time from its restart until the last fired (2000, --quick 50; 0: not measured)",
+    )
     parser.add_argument("--out", type=Path, default=Path("bench/out"), help="JSON and logs")
     parser.add_argument("--skip-bare", action="store_true", help="do not run the bare stack")
     parser.add_argument("--skip-suite", action="store_true", help="run only the bare stack")
@@ -87,8 +97,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.quick:
         args.combats, args.seconds, args.warmup, args.timer_combats = [10], 8.0, 2.0, 5
+        if args.overdue_timers is None:
+            args.overdue_timers = 50
         args.viewers = min(args.viewers, 100)
         args.quiet_wait = min(args.quiet_wait, 10)
+    if args.overdue_timers is None:
+        args.overdue_timers = 2000
     return args
 
 
@@ -133,6 +147,8 @@ async def suite_phase(
         pids = {name: proc.pid for name, proc in suite.procs.items()}
         print(f"playing {combats} combats for {args.warmup}+{args.seconds} s ...", flush=True)
         figures = await run_suite(plan, redis, pids)
+        if combats == max(args.combats) and args.overdue_timers:
+            figures["restart_timers"] = await overdue.measure(suite, redis, args.overdue_timers)
         figures["exited"] = {
             n: p.returncode for n, p in suite.procs.items() if p.poll() is not None
         }

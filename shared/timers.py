@@ -190,6 +190,19 @@ class TimerStore:
         args = [claimed.timer_id, claimed.lease_ms, now_ms(), FIRED_KEEP_MS]
         return bool(await self._run(_ACK, self.shards[claimed.shard], args))
 
+    async def ack_all(self, claimed: Sequence[Claimed]) -> list[bool]:
+        """:meth:`ack` each of several fired timers, in one round trip."""
+        if not claimed:
+            return []
+        now = now_ms()
+
+        def build(pipe: Pipeline) -> None:
+            for item in claimed:
+                args = [item.timer_id, item.lease_ms, now, FIRED_KEEP_MS]
+                _ACK.queue(pipe, self.shards[item.shard].all, args)
+
+        return [bool(done) for done in await run_pipeline(self._redis, build, _ALL)]
+
     async def due_of(self, timer_id: str, owner: str | None = None) -> float | None:
         for keys in self._everywhere(owner):
             score = await self._redis.zscore(keys.due, timer_id)
@@ -212,7 +225,7 @@ class DueTimers(Protocol):
 
     async def claim(self, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]: ...
 
-    async def ack(self, claimed: Claimed) -> bool: ...
+    async def ack_all(self, claimed: Sequence[Claimed]) -> list[bool]: ...
 
 
 class TimerPoller:
@@ -243,17 +256,28 @@ class TimerPoller:
         if not claimed:
             return 0
 
-        async def fire_and_ack(item: Claimed) -> None:
+        async def fire(item: Claimed) -> Claimed | None:
             try:
                 await self._fire(item)
             except Exception:
                 # Leave the lease to run out: the timer fires again after it.
                 log.warning("timer_fire_failed", timer_id=item.timer_id, exc_info=True)
-                return
-            await self._store.ack(item)
-            self.fired += 1
+                return None
+            return item
 
-        await asyncio.gather(*(fire_and_ack(c) for c in claimed))
+        # Each timer is acked once its command is confirmed, never before; the timers
+        # confirmed while an ack round trip was under way are acked together in the next.
+        firing = {asyncio.ensure_future(fire(c)) for c in claimed}
+        try:
+            while firing:
+                done, firing = await asyncio.wait(firing, return_when=asyncio.FIRST_COMPLETED)
+                fired = [item for task in done if (item := task.result()) is not None]
+                await self._store.ack_all(fired)
+                self.fired += len(fired)
+        finally:
+            # An ack that failed leaves the rest unacked (their leases run out): let the
+            # firings under way end rather than leave them behind.
+            await asyncio.gather(*firing, return_exceptions=True)
         return len(claimed)
 
     async def run_forever(self, stop: asyncio.Event | None = None) -> None:

@@ -138,6 +138,7 @@ async def send(
 class Community:
     client: httpx.AsyncClient
     api_key: str
+    id: str = ""
 
 
 async def new_community(base_url: str, admin_token: str, timers: JSON) -> Community:
@@ -145,14 +146,14 @@ async def new_community(base_url: str, admin_token: str, timers: JSON) -> Commun
     async with admin:
         answer = await admin.post("/v1/admin/communities", json={"name": f"chaos-{uuid.uuid4()}"})
         answer.raise_for_status()
-        key = answer.json()["api_key"]
+        key, community_id = answer.json()["api_key"], str(answer.json()["id"])
     client = httpx.AsyncClient(
         base_url=base_url,
         headers={"Authorization": f"Bearer {key}"},
         limits=httpx.Limits(max_connections=400, max_keepalive_connections=200),
     )
     (await client.patch("/v1/settings", json={"timers": timers})).raise_for_status()
-    return Community(client, key)
+    return Community(client, key, community_id)
 
 
 async def start_combat(

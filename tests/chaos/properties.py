@@ -22,7 +22,15 @@ from tests.chaos.load import (
     send,
     start_combat,
 )
-from tests.chaos.scenarios import PLAY_TIMERS, Outcome, fighting, settle, start_combats
+from tests.chaos.scenarios import (
+    PLAY_TIMERS,
+    Outcome,
+    down_for,
+    fighting,
+    overdue_combats,
+    settle,
+    start_combats,
+)
 from tests.chaos.stack import Stack
 
 RACE_TIMERS = {"preparation_seconds": 1, "turn_seconds": 600, "defense_seconds": 600}
@@ -209,22 +217,14 @@ async def timers_while_down(
     stack: Stack, *, combats: int, turn_seconds: int, background: int
 ) -> Outcome:
     """Every combat's turn timer falls due while services/turns is dead; all fire once."""
-    suite = stack.suite
-    timers = {"preparation_seconds": 1, "turn_seconds": turn_seconds, "defense_seconds": 600}
-    community = await new_community(suite.base_url, suite.admin_token, timers)
-    record = Record()
-    ids = await start_combats(community, record, combats)
-    await fighting(community, record, ids, 180)
+    community, record, ids = await overdue_combats(stack.suite, combats, turn_seconds)
     # Once turns is back and the due timers flood in, resolution and states are killed too.
     fire_at = turn_seconds + 4.0
     async with under_fire(
         stack, ["resolution", "states"], combats=background, every=2.0, first_after=fire_at
     ) as fire:
-        killed = time.time()
-        await asyncio.to_thread(suite.kill, "turns")
-        await asyncio.sleep(turn_seconds + 3)  # every turn timer is due now, nobody fires it
-        await asyncio.to_thread(suite.restart, "turns")
-        restarted = time.time()
+        # Every turn timer falls due while turns is dead, and nobody fires it.
+        killed, restarted = await down_for(stack.suite, "turns", turn_seconds + 3)
         pending, fired_by = await all_timed_out(community, record, ids)
     figures = merged(await check(community.client, record.attempts, ids), fire.figures)
     await community.client.aclose()

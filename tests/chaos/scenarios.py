@@ -26,6 +26,7 @@ from tests.chaos.load import (
     start_combat,
 )
 from tests.chaos.stack import Stack
+from tests.support.suite import Suite
 
 JSON = dict[str, Any]
 PLAY_TIMERS = {"preparation_seconds": 1, "turn_seconds": 5, "defense_seconds": 3}
@@ -99,6 +100,29 @@ async def fighting(community: Community, record: Record, ids: list[str], within:
                 waiting.discard(combat_id)
         if waiting:
             await asyncio.sleep(0.5)
+
+
+async def overdue_combats(
+    suite: Suite, combats: int, turn_seconds: int
+) -> tuple[Community, Record, list[str]]:
+    """A community of ``combats`` combats, each past its preparation round with a turn
+    timer due ``turn_seconds`` after its turn started; nobody acts in them."""
+    timers = {"preparation_seconds": 1, "turn_seconds": turn_seconds, "defense_seconds": 600}
+    community = await new_community(suite.base_url, suite.admin_token, timers)
+    record = Record()
+    ids = await start_combats(community, record, combats)
+    await fighting(community, record, ids, 180)
+    return community, record, ids
+
+
+async def down_for(suite: Suite, service: str, seconds: float) -> tuple[float, float]:
+    """kill -9 ``service``, leave it dead ``seconds``, start it again: (killed, restarted),
+    Unix seconds; ``restarted`` is when the new process was spawned."""
+    killed = time.time()
+    await asyncio.to_thread(suite.kill, service)
+    await asyncio.sleep(seconds)
+    await asyncio.to_thread(suite.restart, service)
+    return killed, time.time()
 
 
 async def played(

@@ -165,3 +165,19 @@ async def test_timers_left_in_the_one_set_layout_still_fire(redis: Redis, namesp
     await run_poller(timers(redis, namespace, DEFAULT_SHARDS), fired, until=8)
     assert sorted(fired) == sorted(f"combat:c{i}:turn:1" for i in range(8))
     assert await old.count() == 0
+
+
+async def test_several_fired_timers_are_acked_in_one_round_trip_each_only_if_still_leased(
+    redis: Redis, namespace: str
+) -> None:
+    store = timers(redis, namespace, DEFAULT_SHARDS)
+    tags = [f"combat:c{i}" for i in range(8)]
+    await store.apply([ArmTimer(f"{tag}:turn:1", 0, {"tag": tag}) for tag in tags])
+    claimed = await store.claim(1_000, lease_ms=10_000)
+    assert len({c.shard for c in claimed}) > 1
+    rearmed = claimed[0]
+    await store.apply([ArmTimer(rearmed.timer_id, 50_000, {"tag": tags[0]})])
+    acked = await store.ack_all(claimed)
+    assert acked == [c is not rearmed for c in claimed]
+    assert await store.count() == 1  # only the re-armed one is left
+    assert await store.ack_all([]) == []

@@ -181,6 +181,9 @@ class MemoryTimers:
         self.fired = {t: at for t, at in self.fired.items() if at > now - FIRED_KEEP_MS}
         return True
 
+    async def ack_all(self, claimed: Sequence[Claimed]) -> list[bool]:
+        return [await self.ack(item) for item in claimed]
+
     def next_due(self) -> int | None:
         return min(self.due.values(), default=None)
 

@@ -64,3 +64,16 @@ def test_a_run_of_one_size_reports_every_target_and_measures_nothing_it_lacks() 
     one: dict[int, dict[str, Any]] = {10: {"suite": {}, "bare": {}}}
     assert [v for *_, v in rows(one)] == [UNMEASURED] * 10
     assert len(render(one)) == 12
+
+
+@pytest.mark.parametrize(
+    ("last_fired_ms", "verdict"), [(3_200.0, MET), (5_000.0, MET), (54_000.0, MISSED)]
+)
+def test_the_overdue_timers_figure_names_how_many_timers_it_measured(
+    last_fired_ms: float, verdict: str
+) -> None:
+    runs = {10: run(50.0, 25.0, 100.0, 4.0, restart_timers={"timers": 50})}
+    runs[10]["suite"]["restart_timers"]["last_fired_after_ms"] = last_fired_ms
+    found = {name: (measured, v) for name, measured, _, v in rows(runs)}
+    figure = "50 overdue timers after turns restarts: last one fired after"
+    assert found[figure] == (last_fired_ms, verdict)

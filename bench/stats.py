@@ -140,6 +140,20 @@ def comparison_rows(suite: dict[str, Any], bare: dict[str, Any]) -> list[tuple[s
     return rows
 
 
+def overdue_lines(overdue: dict[str, Any]) -> list[str]:
+    """The overdue timers after a restart of services/turns (``bench/overdue.py``)."""
+    after = overdue["fired_after_restart_ms"]
+    return [
+        f"overdue timers       {overdue['timers']} ({overdue['turn_seconds']} s turns,"
+        f" turns down {overdue['down_seconds']} s): last fired"
+        f" {_fmt(overdue['last_fired_after_ms'], ' ms')} after the restart,"
+        f" p50 {_fmt(after.get('p50'), ' ms')}; ready after"
+        f" {_fmt(overdue['ready_after_ms'], ' ms')}",
+        f"  ran out before the kill {overdue['fired_before_kill']},"
+        f" never fired {overdue['never_fired']}, fired twice {overdue['fired_twice']}",
+    ]
+
+
 def render(figures: dict[str, Any]) -> str:
     """The human report printed at the end of a run (the JSON file holds everything)."""
     lines: list[str] = []
@@ -201,6 +215,9 @@ def render(figures: dict[str, Any]) -> str:
             f"  beside the load without them: p50 x{_fmt(watched['p50_ratio'])}"
             f"  p99 x{_fmt(watched['p99_ratio'])}",
         ]
+    overdue = (suite or {}).get("restart_timers")
+    if overdue:
+        lines += overdue_lines(overdue)
     bare = figures.get("bare")
     if bare:
         lines += [

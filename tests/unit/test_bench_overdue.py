@@ -8,6 +8,7 @@ import pytest
 
 from bench.__main__ import parse
 from bench.overdue import Firings, last_fired, turn_seconds_for
+from bench.stats import overdue_lines
 
 
 def event(
@@ -68,3 +69,21 @@ def test_the_overdue_timers_option_defaults_to_2000_and_quick_to_50(
     argv: list[str], timers: int
 ) -> None:
     assert parse(argv).overdue_timers == timers
+
+
+def test_the_report_prints_the_overdue_timers() -> None:
+    overdue = {
+        "timers": 2000,
+        "turn_seconds": 125,
+        "down_seconds": 112.2,
+        "fired_before_kill": 3,
+        "never_fired": 0,
+        "fired_twice": 0,
+        "ready_after_ms": 1_100.8,
+        "fired_after_restart_ms": {"p50": 5_542.4},
+        "last_fired_after_ms": 9_455.7,
+    }
+    text = "\n".join(overdue_lines(overdue))
+    assert "overdue timers       2000 (125 s turns, turns down 112.2 s)" in text
+    assert "last fired 9,455.70 ms after the restart" in text
+    assert "ran out before the kill 3, never fired 0, fired twice 0" in text

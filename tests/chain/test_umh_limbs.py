@@ -131,3 +131,37 @@ async def test_11_5_5_an_amputation_names_its_limb(referee: ChainReferee) -> Non
     )
     error = error_of(answer, 422, "invalid_request")
     assert "umh 11.5.5" in str(error["details"]), error
+
+
+BOTH_ARMS = {"type": "inhabilitacion_brazos"}
+
+
+@pytest.mark.parametrize(
+    ("state", "vel", "fue", "expected"),
+    [
+        pytest.param(ARM, 5, 55, {"fue": 27}, id="T000-63-umh-11.5.4.1-fue-55-one-arm-27"),
+        pytest.param(BOTH_ARMS, 5, 55, {"fue": 0}, id="T000-63-umh-11.5.4.1-both-arms-0"),
+        pytest.param(LEG, 7, 10, {"vel": 3}, id="T000-63-umh-11.5.4.2-vel-7-one-leg-3"),
+        pytest.param(LEGS, 7, 10, {"vel": 0}, id="T000-63-umh-11.5.4.2-vel-7-both-legs-0"),
+        pytest.param(LEG, 1, 10, {"vel": 0.5}, id="T000-63-umh-11.5.4.2-A-22-vel-1-keeps-0.5"),
+    ],
+)
+async def test_t000_63_the_vectors_of_limbs_in_a_combat(
+    referee: ChainReferee, state: JSON, vel: float, fue: int, expected: JSON
+) -> None:
+    """T000-63 played: the STATs the combat view shows once the limb state lands."""
+    community = await referee.new_community(timers=TIMERS)
+    await register_with(community, "ana", vel=6, skills=[*DEFAULT_SKILLS, maiming(state)])
+    stats = {"vit": 300, "vel": vel, "ref": 3, "vol": 5, "fue": fue, "rank": 2, "vigor": 5}
+    await register_with(community, "bruno", vel=vel, stats=stats)
+    cid = (await community.start_challenge("ana", "bruno"))["id"]
+    await act_as(community, cid, "ready", "ana")
+    await act_as(community, cid, "ready", "bruno")
+    await community.wait_turn(cid, "ana", 1)
+    used = await community.use_skill(cid, "ana", "Tajo", ["bruno"])
+    await community.react(cid, "bruno", used["action_id"], None)
+    combat = await community.wait_combat(
+        cid, lambda c: not c["pending_reactions"], what="Tajo resolved"
+    )
+    shown = combat["participants"]["bruno"]["stats"]
+    assert {k: shown[k] for k in expected} == expected, shown

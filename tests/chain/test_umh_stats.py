@@ -95,10 +95,10 @@ def frightening() -> JSON:
 @pytest.mark.parametrize(
     ("vol", "tiers", "expected"),
     [
-        pytest.param(12, [1, 5, 10], 5, id="test_11_5_11_one_tier_down"),
-        pytest.param(3, [1, 5, 10], 1, id="test_11_5_11_lowest_tier_is_1"),
+        pytest.param(12, [1, 5, 10], 5, id="T000-66-umh-11.5.11-one-tier-down"),
+        pytest.param(3, [1, 5, 10], 1, id="T000-66-umh-11.5.11-lowest-tier-is-1"),
         pytest.param(7, [], 1, id="test_11_5_11_no_tier_table_is_1"),
-        pytest.param(0, [1, 5, 10], 0, id="test_11_5_11_fear_never_raises_a_0"),
+        pytest.param(0, [1, 5, 10], 0, id="T000-66-A-45-umh-11.5.11-never-raises-a-0"),
     ],
 )
 async def test_11_5_11_fear_lowers_vol_a_tier(

@@ -3,6 +3,7 @@ refused with 503 and ``Retry-After``; request ids; ``/metrics`` behind its token
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 import structlog
 from starlette.types import Message, Receive, Scope, Send
 
+from gateway import availability as availability_module
 from gateway.availability import Availability, service_state
 from gateway.errors import ApiError
 from gateway.request_ids import RequestIdMiddleware, request_id
@@ -70,6 +72,56 @@ async def test_a_disconnected_bus_makes_every_command_wait_for_retry() -> None:
     assert (await availability.state("turns")).startswith("unknown")
     with pytest.raises(ApiError):
         await availability.require("turns")
+
+
+class SlowBus(FakeBus):
+    """A broker that answers the passive declares only when ``release`` is set."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        super().__init__(counts)
+        self.release = asyncio.Event()
+        self.cancelled = 0
+
+    async def consumer_counts(self, queue_names: list[str]) -> dict[str, int]:
+        self.asked += 1
+        try:
+            await self.release.wait()
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        return {name: self.counts.get(name, 0) for name in queue_names}
+
+
+async def test_one_read_in_flight_whoever_asks_and_a_late_one_is_never_cancelled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """200 commands at once ask once; giving up on a slow broker does not cancel the
+    passive declares (a cancelled one made RabbitMQ close the gateway's connection)."""
+    monkeypatch.setattr(availability_module, "WAIT_SECONDS", 0.05)
+    bus = SlowBus({"ns.turns.p000": 1, "ns.turns.p001": 1})
+    availability = Availability(bus)  # type: ignore[arg-type]
+    states = await asyncio.gather(*(availability.state("turns") for _ in range(200)))
+    assert bus.asked == 1
+    assert set(states) == {"unknown: the consumer counts are late"}
+    assert bus.cancelled == 0
+    bus.release.set()
+    await asyncio.sleep(0.01)
+    assert await availability.state("turns") == "ok"
+    assert bus.asked == 1 and bus.cancelled == 0
+
+
+async def test_a_late_read_keeps_the_last_state_known(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(availability_module, "WAIT_SECONDS", 0.05)
+    now = [100.0]
+    bus = SlowBus({"ns.turns.p000": 1, "ns.turns.p001": 1})
+    bus.release.set()
+    availability = Availability(bus, clock=lambda: now[0])  # type: ignore[arg-type]
+    assert await availability.state("turns") == "ok"
+    bus.release.clear()
+    now[0] += 1.5
+    assert await availability.state("turns") == "ok"  # the broker is slow: still ok
+    await availability.require("turns")
+    bus.release.set()
 
 
 @pytest.mark.parametrize(

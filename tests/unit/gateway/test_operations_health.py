@@ -110,7 +110,9 @@ async def test_one_read_in_flight_whoever_asks_and_a_late_one_is_never_cancelled
     assert bus.asked == 1 and bus.cancelled == 0
 
 
-async def test_a_late_read_keeps_the_last_state_known(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_late_read_refuses_the_command_and_is_taken_when_it_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(availability_module, "WAIT_SECONDS", 0.05)
     now = [100.0]
     bus = SlowBus({"ns.turns.p000": 1, "ns.turns.p001": 1})
@@ -119,9 +121,13 @@ async def test_a_late_read_keeps_the_last_state_known(monkeypatch: pytest.Monkey
     assert await availability.state("turns") == "ok"
     bus.release.clear()
     now[0] += 1.5
-    assert await availability.state("turns") == "ok"  # the broker is slow: still ok
-    await availability.require("turns")
+    with pytest.raises(ApiError) as refused:
+        await availability.require("turns")
+    assert refused.value.status == 503
     bus.release.set()
+    await asyncio.sleep(0.01)
+    assert await availability.state("turns") == "ok"
+    assert bus.asked == 2 and bus.cancelled == 0
 
 
 @pytest.mark.parametrize(

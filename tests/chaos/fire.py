@@ -62,7 +62,9 @@ async def under_fire(
         while len(fire.kills) < max_kills:
             service = services[turn % len(services)]
             turn += 1
-            await stack.kill_and_restart(service)
+            # Hung 1 s first (like kill_each), so the kill lands on messages the broker must
+            # deliver again: a kill at a random instant of a quiet handler often found none.
+            await stack.kill_and_restart(service, busy_seconds=1.0)
             fire.kills.append(service)
             await asyncio.to_thread(stack.suite.wait_ready, 120)
             if body_done.is_set() and stack.redeliveries() > baseline:

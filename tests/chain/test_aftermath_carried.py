@@ -61,7 +61,7 @@ async def next_combat(community: Community[Any], rival: str = "ana") -> JSON:
     started = await community.start_challenge("bruno", rival)
     return await community.wait_combat(
         started["id"],
-        lambda c: c["participants"]["bruno"].get("effects") is not None,
+        lambda c: c["participants"]["bruno"].get("vit") is not None,
         what="resolution's condition",
     )
 
@@ -103,7 +103,7 @@ async def test_4_1_7_he_joins_a_combat_with_what_he_carries(referee: ChainRefere
     await join(community, cid, "bruno", side="defenders", via="llamada_de_auxilio")
     combat = await community.wait_combat(
         cid,
-        lambda c: c["participants"].get("bruno", {}).get("effects") is not None,
+        lambda c: c["participants"].get("bruno", {}).get("vit") is not None,
         what="bruno entered by resolution",
     )
     assert (combat["participants"]["bruno"]["vit"], combat["participants"]["ana"]["vit"]) == (

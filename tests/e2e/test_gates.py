@@ -62,7 +62,7 @@ async def test_4_1_7_and_4_2_5_what_a_combat_leaves_reaches_the_next_start(
     started = await community.start_challenge("bruno", "ana")
     combat = await community.wait_combat(
         started["id"],
-        lambda c: c["participants"]["bruno"].get("effects") is not None,
+        lambda c: c["participants"]["bruno"].get("vit") is not None,
         what="resolution's condition",
     )
     assert (combat["participants"]["bruno"]["vit"], combat["participants"]["ana"]["vit"]) == (

@@ -39,13 +39,25 @@ from shared.timers import now_ms
 log = get_logger(__name__)
 
 BATCH = 200
-LOCK_MS = 15000  # how long a flusher may hold an outbox before another one may take it
+# How long an outbox lock lives unless its holder extends it. A holder that works longer
+# extends it every third of that (:class:`_Keeper`); a holder that died (kill -9 between its
+# commit and the carrying out) leaves it to run out, and the sweeper then carries its entries
+# out: at most this long after the commit, plus the sweeper's period. (15 s before: a turn of
+# 5 s armed by a commit whose process was killed fired 10 s late.)
+LOCK_MS = 3000
 
 K = TypeVar("K")
 
 _RELEASE = Script(
     """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+)
+
+_EXTEND = Script(
+    """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
 )
@@ -108,6 +120,44 @@ redis.call('DEL', KEYS[1])
 return 0
 """
 )
+
+
+class _Keeper:
+    """Extends an outbox lock while its holder works past a third of its life.
+
+    Nothing runs for the usual carry-out of a few milliseconds: one timer handle is
+    scheduled and cancelled. A renewal that fails is logged; the lock then runs out and
+    another flusher may take over (consumers drop the repeats by message id).
+    """
+
+    def __init__(self, redis: Redis, lock_key: str, token: str, lock_ms: int) -> None:
+        self._redis = redis
+        self._keys = [lock_key]
+        self._args: list[str | int] = [token, lock_ms]
+        self._every = lock_ms / 3000
+        self._task: asyncio.Task[None] | None = None
+        self._handle = asyncio.get_running_loop().call_later(self._every, self._start)
+
+    def _start(self) -> None:
+        self._task = asyncio.ensure_future(self._renew())
+
+    def _queue(self, pipe: Pipeline) -> None:
+        _EXTEND.queue(pipe, self._keys, self._args)
+
+    async def _renew(self) -> None:
+        while True:
+            try:
+                await run_pipeline(self._redis, self._queue, [_EXTEND])
+            except Exception:
+                log.warning("outbox_lock_not_extended", lock=self._keys[0], exc_info=True)
+            await asyncio.sleep(self._every)
+
+    async def stop(self) -> None:
+        self._handle.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
 
 
 @dataclass(frozen=True)
@@ -214,6 +264,7 @@ class OutboxRelay:
         done = 0
         batch = entries(first)
         failure: BaseException | None = None
+        keeper = _Keeper(self._redis, lock_key, token, self._lock_ms)
         try:
             while batch:
                 applied, failure = await self._apply_batch(batch)
@@ -227,6 +278,7 @@ class OutboxRelay:
                     results = await pipe.execute() if (applied or more) else []
                 batch = entries(results[-1]) if more else []
         finally:
+            await keeper.stop()
             if isinstance(self._redis, RedisCluster):
                 await self._release_in_cluster(outbox_key, lock_key, token, started)
             else:
@@ -282,9 +334,13 @@ class OutboxRelay:
         ``claim.entry_ids``), then delete them, release the lock and clear the dirty mark in
         one script. Returns how many took effect; raises the first failure after that."""
         started = now_ms()
-        applied, failure = await carry_out(
-            list(zip(claim.entry_ids, batch, strict=True)), self._timers, self._bus
-        )
+        keeper = _Keeper(self._redis, f"{claim.outbox}:lock", claim.token, self._lock_ms)
+        try:
+            applied, failure = await carry_out(
+                list(zip(claim.entry_ids, batch, strict=True)), self._timers, self._bus
+            )
+        finally:
+            await keeper.stop()
         self.published += sum(1 for e in batch[: len(applied)] if isinstance(e, Publish))
 
         def finish(pipe: Pipeline) -> None:

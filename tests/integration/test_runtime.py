@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,6 +16,7 @@ from shared.domain import Decision, TimerRequest
 from shared.errors import RuleViolation
 from shared.keys import Keys
 from shared.messages import Envelope, Event, new_id, utcnow
+from shared.outbox import LOCK_MS, OutboxRelay
 from shared.runtime import RedisServiceRuntime, ServiceSpec, State, Target
 from tests.support.wait import eventually
 
@@ -215,14 +217,59 @@ async def test_the_sweeper_publishes_what_a_dead_process_left_in_its_outbox(
         agg, runtime.commits.build(cmd, target, 0, decision, 1, utcnow())
     )
     # ... and the process died here, before carrying out the entries it claimed; the sweeper
-    # can take the outbox once the claim's lock ran out (LOCK_MS).
+    # takes the outbox once the claim's lock ran out (LOCK_MS, 3 s: a turn of 5 s armed by
+    # that commit still fires on time).
     assert result.claim is not None and await runtime.relay.sweep_once(older_than_ms=0) == 0
-    await redis.delete(agg.lock)
     assert events == []
-    assert await runtime.relay.sweep_once(older_than_ms=0) == 1
+    assert 0 < await redis.pttl(agg.lock) <= LOCK_MS <= 3000
+    async with asyncio.timeout(LOCK_MS / 1000 + 2):
+        while await runtime.relay.sweep_once(older_than_ms=0) == 0:  # noqa: ASYNC110 - polls Redis
+            await asyncio.sleep(0.05)
     await eventually(lambda: [e.payload for e in events] == [{"total": 3}])
     assert await redis.xlen(agg.outbox) == 0
     assert await redis.zscore(keys.outbox_dirty("turns"), agg.outbox) is None
+
+
+class SlowBus:
+    """A publisher whose every publish takes ``seconds`` (a broker slow to confirm)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.published: list[str] = []
+
+    async def publish_raw(self, exchange: str, routing_key: str, body: bytes, **kw: Any) -> None:
+        await asyncio.sleep(self.seconds)
+        self.published.append(str(kw["message_id"]))
+
+
+class NoTimers:
+    async def apply(self, ops: Any) -> None:
+        return None
+
+
+async def test_a_flusher_keeps_the_outbox_locked_while_it_works_past_the_lock(
+    runtime: RedisServiceRuntime, redis: Redis, namespace: str
+) -> None:
+    """A carry-out longer than the lock's life extends it: no second flusher runs beside
+    it (which could reorder entries), and it releases the lock when done."""
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c1")
+    cmd = command("c1", n=2)
+    target = Target(agg, "c1")
+    await runtime.store.commit(
+        agg, runtime.commits.build(cmd, target, 0, counter(cmd, None, target, 1), 1, utcnow())
+    )
+    await redis.delete(agg.lock)  # as if the committer's lock ran out
+    slow, other = SlowBus(1.0), SlowBus(0.0)
+    dirty = keys.outbox_dirty("turns")
+    first = OutboxRelay(redis, slow, NoTimers(), dirty_key=dirty, lock_ms=300)
+    second = OutboxRelay(redis, other, NoTimers(), dirty_key=dirty, lock_ms=300)
+    flushing = asyncio.ensure_future(first.flush(agg.outbox))
+    await asyncio.sleep(0.7)  # past twice the lock's life
+    assert await second.flush(agg.outbox) == 0
+    assert await flushing == 1
+    assert (len(slow.published), other.published) == (1, [])
+    assert await redis.exists(agg.lock) == 0
 
 
 async def test_the_reconciler_rearms_a_timer_the_store_lost(

@@ -122,6 +122,7 @@ def unfinished(events: list[JSON], now_ms: int) -> list[str]:
 class Timer:
     name: str
     deadline: int | None
+    late_ms: int | None = None  # when it timed out, how long after its deadline
     fired: int = 0
     closed: bool = False
 
@@ -132,6 +133,7 @@ class Timers:
     fired: int = 0
     never: list[str] = field(default_factory=list)
     twice: list[str] = field(default_factory=list)
+    late_ms: list[int] = field(default_factory=list)  # each firing's delay after its deadline
 
 
 def _timers(events: list[JSON]) -> list[Timer]:
@@ -153,6 +155,7 @@ def _timers(events: list[JSON]) -> list[Timer]:
             if timer is not None:
                 timer.fired += 1
                 timer.closed = True
+                timer.late_ms = _late(event, timer.deadline)
         elif kind == "turn.ended":
             timer = turns.get(d.get("turn_seq"), current)
             if timer is not None:
@@ -167,10 +170,16 @@ def _timers(events: list[JSON]) -> list[Timer]:
             if target is not None:
                 target.fired += kind == "reaction.timed_out"
                 target.closed = True
+                if kind == "reaction.timed_out":
+                    target.late_ms = _late(event, target.deadline)
         elif kind == "combat.ended":
             for timer in [*turns.values(), *(t for ts in windows.values() for t in ts)]:
                 timer.closed = True
     return [*turns.values(), *(t for ts in windows.values() for t in ts)]
+
+
+def _late(event: JSON, deadline: Any) -> int | None:
+    return None if deadline is None else at_ms(event) - int(deadline)
 
 
 def timers(events: list[JSON], now_ms: int) -> Timers:
@@ -189,6 +198,8 @@ def timers(events: list[JSON], now_ms: int) -> Timers:
             out.never.append(f"{timer.name} due at {timer.deadline} never fired")
         if timer.fired > 1:
             out.twice.append(f"{timer.name} fired {timer.fired} times")
+        if timer.fired and timer.late_ms is not None:
+            out.late_ms.append(timer.late_ms)
     return out
 
 

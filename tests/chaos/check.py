@@ -42,6 +42,9 @@ CHARACTER_EVENTS = frozenset({"aftermath.applied"})
 """What services/states tells of a character: a 200 answer may carry it (same chain), and it
 is logged with the character, not the combat; the aftermath check reads it there."""
 
+# A timer that fired later than this after its deadline is counted in ``timers_fired_late``.
+LATE_TIMER_MS = 5000
+
 
 @dataclass
 class Figures:
@@ -55,6 +58,11 @@ class Figures:
     timers_fired: int = 0
     timers_never_fired: int = 0
     timers_fired_twice: int = 0
+    # Fired more than LATE_TIMER_MS after the deadline (a figure: a fault may delay a timer
+    # by its recovery time; a timer late by many seconds is still a defect to read), and the
+    # largest delay seen.
+    timers_fired_late: int = 0
+    timer_late_max_ms: int = 0
     combats: int = 0
     combats_ended: int = 0
     aftermath_applied: int = 0
@@ -74,6 +82,7 @@ class Figures:
         "timers_fired",
         "timers_never_fired",
         "timers_fired_twice",
+        "timers_fired_late",
         "combats",
         "combats_ended",
         "aftermath_applied",
@@ -85,10 +94,12 @@ class Figures:
     def add(self, other: Figures) -> None:
         for name in self.COUNTS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.timer_late_max_ms = max(self.timer_late_max_ms, other.timer_late_max_ms)
         self.problems += other.problems
 
     def as_dict(self) -> JSON:
         out: JSON = {name: getattr(self, name) for name in self.COUNTS}
+        out["timer_late_max_ms"] = self.timer_late_max_ms
         out["duplicated_effects"] = out.pop("duplicated")
         return out | {"problems": self.problems[:20]}
 
@@ -139,6 +150,8 @@ def judge_combat(record: CombatRecord, attempts: list[Attempt], now_ms: int) -> 
     f.timers_due, f.timers_fired = timers.due, timers.fired
     f.timers_never_fired = problem("timer", timers.never)
     f.timers_fired_twice = problem("timer", timers.twice)
+    f.timers_fired_late = sum(1 for late in timers.late_ms if late > LATE_TIMER_MS)
+    f.timer_late_max_ms = max(timers.late_ms, default=0)
     still = audit.stuck(events, now_ms)
     f.stuck = problem("stuck", [still] if still else [])
     ended = any(e["type"] == "combat.ended" for e in events)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 
 from tests.chaos.audit import GRACE_MS
-from tests.chaos.check import CombatRecord, Figures, judge
+from tests.chaos.check import LATE_TIMER_MS, CombatRecord, Figures, judge
 from tests.chaos.load import Attempt
 from tests.unit.chaos.played import Played, played
 
@@ -224,6 +225,24 @@ def test_a_window_due_that_never_fired_is_counted() -> None:
 
     figures = figures_of(ended, unfired)
     assert figures.timers_never_fired == 1, figures.problems
+
+
+@pytest.mark.parametrize("kind", ["turn.timed_out", "reaction.timed_out"])
+def test_a_timer_fired_late_is_counted_with_its_delay(kind: str) -> None:
+    """A timer that fired 6 s after its deadline (say, armed by a commit whose process was
+    killed and carried out by the sweeper long after) is counted late, with its delay."""
+    ended, _ = played()
+    clean = figures_of(ended)
+    assert clean.timers_fired_late == 0 and clean.timer_late_max_ms < LATE_TIMER_MS
+
+    def delayed(record: CombatRecord, attempts: list[Attempt]) -> None:
+        event = record.events[positions(record, kind)[0]]
+        later = datetime.fromisoformat(event["occurred_at"].replace("Z", "+00:00"))
+        event["occurred_at"] = (later + timedelta(seconds=6)).isoformat()
+
+    figures = figures_of(ended, delayed)
+    assert figures.timers_fired_late == 1, figures.problems
+    assert figures.timer_late_max_ms >= 6000
 
 
 @pytest.mark.parametrize("kind", ["turn.timed_out", "reaction.timed_out"])

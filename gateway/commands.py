@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -24,7 +23,7 @@ from pydantic import ValidationError
 from gateway.metrics import COMMAND_SECONDS
 from shared.bus import Bus
 from shared.logging import get_logger
-from shared.messages import COMMAND_OWNER, COMMAND_REJECTED, REPLY_BATCH, Envelope, envelope
+from shared.messages import COMMAND_OWNER, COMMAND_REJECTED, Envelope, envelope, read_envelopes
 
 log = get_logger(__name__)
 
@@ -52,16 +51,6 @@ class Outcome:
     @property
     def status(self) -> str:
         return "rejected" if self.rejected else ("completed" if self.complete else "pending")
-
-
-def read_reply(type_: str | None, body: bytes) -> list[Envelope]:
-    """The messages of one reply: a commit's batch of events, or a single envelope.
-
-    Raises ``ValueError`` (or pydantic's ``ValidationError``) on a malformed reply.
-    """
-    if type_ == REPLY_BATCH:
-        return [Envelope.model_validate(e) for e in json.loads(body)]
-    return [Envelope.from_json(body)]
 
 
 class Sender(Protocol):
@@ -112,7 +101,7 @@ class CommandClient:
 
     async def _on_reply(self, message: AbstractIncomingMessage) -> None:
         try:
-            envelopes = read_reply(message.type, message.body)
+            envelopes = read_envelopes(message.type, message.body)
         except (ValidationError, ValueError):
             return
         for env in envelopes:

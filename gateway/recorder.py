@@ -30,7 +30,7 @@ from gateway.webhooks.enqueue import Deliveries
 from shared.bus import RECORDER_ARGS, Bus
 from shared.keys import Keys
 from shared.logging import get_logger
-from shared.messages import COMBAT_STARTED, COMMAND_REJECTED, Envelope
+from shared.messages import COMBAT_STARTED, COMMAND_REJECTED, Envelope, read_envelopes
 from shared.outbox_entry import ArmTimer
 from shared.scripts import Script, run_pipeline
 
@@ -93,7 +93,7 @@ class Recorder:
             events: list[Envelope] = []
             for message in batch:
                 try:
-                    events.append(Envelope.from_json(message.body))
+                    events += read_envelopes(message.type, message.body)
                 except (ValidationError, ValueError):
                     log.error("poison_event_dropped", body=message.body[:200])
             try:

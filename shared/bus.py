@@ -33,7 +33,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from shared.keys import Names
 from shared.logging import get_logger
-from shared.messages import SERVICES, Envelope
+from shared.messages import SERVICES, Envelope, read_envelopes
 from shared.metrics import REDELIVERED
 from shared.settings import CommonSettings
 
@@ -330,7 +330,7 @@ class Bus:
     ) -> Callable[[AbstractIncomingMessage], Awaitable[None]]:
         async def on_message(message: AbstractIncomingMessage) -> None:
             try:
-                env = Envelope.from_json(message.body)
+                envelopes = read_envelopes(message.type, message.body)
             except (ValidationError, ValueError):
                 log.error("poison_message_dead_lettered", body=message.body[:200])
                 await message.reject(requeue=False)
@@ -340,37 +340,47 @@ class Bus:
                 REDELIVERED.labels(service).inc()
                 log.info(
                     "message_redelivered",
+                    message_id=envelopes[0].message_id if envelopes else None,
+                    type=message.type if len(envelopes) != 1 else envelopes[0].type,
+                    delivery_count=(message.headers or {}).get("x-delivery-count"),
+                )
+            # A batch is handled event by event, in order; after a failure it comes back
+            # whole and the events already handled are dropped as processed.
+            for env in envelopes:
+                if not await self._handle_one(handler, env, message):
+                    return
+            await message.ack()
+
+        return on_message
+
+    async def _handle_one(
+        self, handler: MessageHandler, env: Envelope, message: AbstractIncomingMessage
+    ) -> bool:
+        """Handle one envelope of ``message``; False when the message was given back."""
+        delay = 0.2
+        while True:
+            try:
+                await handler(env)
+            except TRANSIENT_ERRORS as exc:
+                # The store or the broker is down: hold the message (the partition waits)
+                # and retry instead of burning the delivery limit.
+                log.warning("handler_dependency_down", error=repr(exc), retry_in=delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+                if message.channel.is_closed:  # the broker will redeliver it
+                    return False
+                continue
+            except Exception:
+                log.exception(
+                    "handler_failed",
                     message_id=env.message_id,
                     type=env.type,
                     delivery_count=(message.headers or {}).get("x-delivery-count"),
                 )
-            delay = 0.2
-            while True:
-                try:
-                    await handler(env)
-                except TRANSIENT_ERRORS as exc:
-                    # The store or the broker is down: hold the message (the partition
-                    # waits) and retry instead of burning the delivery limit.
-                    log.warning("handler_dependency_down", error=repr(exc), retry_in=delay)
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, 5.0)
-                    if message.channel.is_closed:  # the broker will redeliver it
-                        return
-                    continue
-                except Exception:
-                    log.exception(
-                        "handler_failed",
-                        message_id=env.message_id,
-                        type=env.type,
-                        delivery_count=(message.headers or {}).get("x-delivery-count"),
-                    )
-                    await asyncio.sleep(0.1)
-                    await message.nack(requeue=True)
-                    return
-                break
-            await message.ack()
-
-        return on_message
+                await asyncio.sleep(0.1)
+                await message.nack(requeue=True)
+                return False
+            return True
 
     async def consumer_counts(self, queue_names: Iterable[str]) -> dict[str, int]:
         """Consumers per queue, read with passive declares on a throwaway channel."""

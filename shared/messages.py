@@ -9,6 +9,7 @@ service runtime wraps them in envelopes when it commits them.
 from __future__ import annotations
 
 import hashlib
+import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -176,6 +177,24 @@ DICE_SEEDED: Final = "combat.dice_seeded"  # internal: the secret seed, for the 
 
 # The message type of a reply that carries a commit's public events as a JSON array.
 REPLY_BATCH: Final = "reply.batch"
+# The message type of a commit's events to one destination (the events exchange, or one
+# service's commands), as a JSON array in order: one message per destination per commit.
+EVENTS_BATCH: Final = "events.batch"
+BATCHES: Final = frozenset({REPLY_BATCH, EVENTS_BATCH})
+
+
+def read_envelopes(type_: str | None, body: bytes | str) -> list[Envelope]:
+    """The envelopes of one message: a batch (a JSON array, in order) or a single one.
+
+    Raises ``ValueError`` (pydantic's ``ValidationError`` is one) on a malformed message.
+    """
+    if type_ in BATCHES:
+        items = json.loads(body)
+        if not isinstance(items, list):
+            raise ValueError("a batch is a JSON array of envelopes")
+        return [Envelope.model_validate(item) for item in items]
+    return [Envelope.from_json(body)]
+
 
 # Events that hand a gateway request over to another service: a batch that contains one
 # of them is not final, the service that consumes it finishes the chain.

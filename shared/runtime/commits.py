@@ -1,10 +1,13 @@
 """From a handler's decision to the commit that writes it: state, outbox, log, read model.
 
-The outbox of one commit, in order: timer cancels, timer arms, then for each event its
-public copy (events exchange), its copy to every service that consumes it (that service's
-command exchange, routed by room), and last one reply to the waiting gateway carrying the
-commit's public events. Every message id is derived from the incoming message, the subject
-and the event's index, so a retried commit cannot mint new messages.
+The outbox of one commit, in order: timer cancels, timer arms, then one message per
+destination: the commit's public events to the events exchange, the events each service
+consumes to that service's command exchange (routed by room), and last one reply to the
+waiting gateway carrying the commit's public events. A destination that gets one event gets
+it alone; several go as one ``events.batch`` (a JSON array, in order), which the consumer
+handles event by event. Every message id is derived from the incoming message, the subject
+and the event's index (a batch's from the destination), so a retried commit cannot mint new
+messages.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from shared.keys import Names
 from shared.messages import (
     CHAIN_EVENTS,
     CMD_COMBAT_ACT,
+    EVENTS_BATCH,
     INTERNAL_EVENTS,
     REPLY_BATCH,
     Envelope,
@@ -101,7 +105,8 @@ class CommitBuilder:
         # last event carries the mark, so the gateway has every event before it answers.
         chain_ends = not any(e.type in CHAIN_EVENTS for e in decision.events)
         last = len(decision.events) - 1
-        outbox: list[OutboxEntry] = []
+        # destination (exchange, routing key) -> [(envelope, body)], in first-use order
+        routes: dict[tuple[str, str], list[tuple[Envelope, str]]] = {}
         log_entries: list[str] = []
         for index, event in enumerate(decision.events):
             out = envelope(
@@ -117,10 +122,29 @@ class CommitBuilder:
             )
             body = out.model_dump_json()
             if event.type not in INTERNAL_EVENTS:
-                outbox.append(Publish.of(self.names.events(), event.type, out, body))
+                routes.setdefault((self.names.events(), ""), []).append((out, body))
                 log_entries.append(body)
             for service in subscribers_of(event.type):
-                outbox.append(Publish.of(self.names.commands(service), env.room, out, body))
+                routes.setdefault((self.names.commands(service), env.room), []).append((out, body))
+        outbox: list[OutboxEntry] = []
+        for (exchange, routing_key), items in routes.items():
+            if len(items) == 1:
+                ((out, body),) = items
+                key = out.type if exchange == self.names.events() else routing_key
+                outbox.append(Publish.of(exchange, key, out, body))
+                continue
+            outbox.append(
+                Publish(
+                    exchange=exchange,
+                    routing_key=routing_key or EVENTS_BATCH,
+                    body="[" + ",".join(body for _, body in items) + "]",
+                    message_id=derived_id(
+                        "m", self.spec.name, env.message_id, target.subject, exchange
+                    ),
+                    correlation_id=env.correlation_id,
+                    type=EVENTS_BATCH,
+                )
+            )
         return outbox, log_entries
 
 

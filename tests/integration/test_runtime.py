@@ -15,7 +15,7 @@ from shared.bus import Bus
 from shared.domain import Decision, TimerRequest
 from shared.errors import RuleViolation
 from shared.keys import Keys
-from shared.messages import Envelope, Event, new_id, utcnow
+from shared.messages import Envelope, Event, new_id, read_envelopes, utcnow
 from shared.outbox import LOCK_MS, OutboxRelay
 from shared.runtime import RedisServiceRuntime, ServiceSpec, State, Target
 from tests.support.wait import eventually
@@ -89,7 +89,7 @@ async def events(bus: Bus) -> AsyncIterator[list[Envelope]]:
     await queue.bind(bus.names.events(), routing_key="#")
 
     async def on_event(message: aio_pika.abc.AbstractIncomingMessage) -> None:
-        seen.append(Envelope.from_json(message.body))
+        seen.extend(read_envelopes(message.type, message.body))
 
     await bus.consume_queue(queue, on_event, no_ack=True)
     yield seen

@@ -26,12 +26,12 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from gateway.commands import Outcome, read_reply
+from gateway.commands import Outcome
 from services.resolution.handlers import spec as resolution_spec
 from services.states.handlers import spec as states_spec
 from services.turns.handlers import spec as turns_spec
 from shared.keys import Aggregate, Keys
-from shared.messages import COMMAND_OWNER, SERVICES, Envelope, envelope, new_id
+from shared.messages import COMMAND_OWNER, SERVICES, envelope, new_id, read_envelopes
 from shared.runtime import ServiceRuntime, ServiceSpec
 from shared.runtime.ports import Store
 from shared.timers import TimerPoller
@@ -115,9 +115,9 @@ class Chain:
         if service is None:
             return False
         delivery = self.bus.queues[service].popleft()
-        env = Envelope.from_json(delivery.body)
         for _ in range(2 if self.twice else 1):
-            await self.runtimes[service].handle(env)
+            for env in read_envelopes(delivery.type, delivery.body):
+                await self.runtimes[service].handle(env)
         self.delivered += 1
         return True
 
@@ -197,7 +197,7 @@ class Chain:
         outcome = Outcome()
         replies, self.bus.replies[REPLY_QUEUE] = self.bus.replies[REPLY_QUEUE], []
         for reply_type, body in replies:
-            for env in read_reply(reply_type, body):
+            for env in read_envelopes(reply_type, body):
                 if env.correlation_id == correlation_id and outcome.take(env):
                     return outcome
         return outcome

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from shared.keys import Aggregate, Names
-from shared.messages import SERVICES, Envelope
+from shared.messages import SERVICES, Envelope, read_envelopes
 from shared.outbox import OutboxClaim, carry_out
 from shared.outbox_entry import ArmTimer, OutboxEntry, TimerOp, dump_entry, load_entry
 from shared.store import Commit, CommitResult, CommitStatus, Loaded
@@ -194,6 +194,7 @@ class Delivery:
 
     seq: int
     body: bytes
+    type: str | None = None
 
 
 class MemoryBus:
@@ -225,12 +226,12 @@ class MemoryBus:
             self.replies[routing_key].append((type_, body))
             return
         if exchange == self._names.events():
-            self.events.append(Envelope.from_json(body))
+            self.events += read_envelopes(type_, body)
             return
         for service, queue in self.queues.items():
             if exchange == self._names.commands(service):
                 self._seq += 1
-                queue.append(Delivery(self._seq, body))
+                queue.append(Delivery(self._seq, body, type_))
                 return
         if mandatory:
             raise AssertionError(f"unroutable publish to {exchange!r}/{routing_key!r}")

@@ -1,5 +1,6 @@
-"""The commit a decision becomes (shared/runtime/commits.py): the outbox in its order, the
-ids derived from the incoming message, and ``final`` only on the batch that ends the chain."""
+"""The commit a decision becomes (shared/runtime/commits.py): the outbox in its order, one
+message per destination, the ids derived from the incoming message, and ``final`` only on the
+batch that ends the chain."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from shared.domain import Decision, TimerRequest
 from shared.keys import Keys, Names
-from shared.messages import Envelope, Event, envelope
+from shared.messages import Envelope, Event, envelope, read_envelopes
 from shared.outbox_entry import ArmTimer, CancelTimer, Publish
 from shared.runtime import ServiceSpec, State, Target
 from shared.runtime.commits import CommitBuilder
@@ -48,14 +49,15 @@ def command(**payload: object) -> Envelope:
 def built(decision: Decision[State], **payload: object) -> tuple[list[object], list[Envelope]]:
     commit = BUILDER.build(command(**payload), TARGET, 3, decision, NOW, OCCURRED)
     events = [
-        Envelope.from_json(e.body)
+        env
         for e in commit.outbox
-        if isinstance(e, Publish) and e.type != "reply.batch"
+        if isinstance(e, Publish) and e.exchange != ""  # every copy but the reply
+        for env in read_envelopes(e.type, e.body)
     ]
-    return list(commit.outbox), events
+    return list(commit.outbox), list({e.message_id: e for e in events}.values())
 
 
-def test_cancels_then_arms_then_each_event_to_its_destinations_then_the_reply() -> None:
+def test_cancels_then_arms_then_one_message_per_destination_then_the_reply() -> None:
     decision: Decision[State] = Decision(
         {"n": 1},
         [Event("turn.ended", {"actor": "ana"}), Event("action.declared", {"attacker": "ana"})],
@@ -72,17 +74,23 @@ def test_cancels_then_arms_then_each_event_to_its_destinations_then_the_reply() 
         "combat:c_1",
         "c_1",
     )
-    routes = [(e.exchange, e.routing_key, e.type) for e in outbox[2:] if isinstance(e, Publish)]
+    publishes = [e for e in outbox[2:] if isinstance(e, Publish)]
+    routes = [(e.exchange, e.routing_key, e.type) for e in publishes]
     assert routes == [
-        ("ns.events", "turn.ended", "turn.ended"),
-        ("ns.resolution.commands", "plaza", "turn.ended"),
-        ("ns.events", "action.declared", "action.declared"),
-        ("ns.resolution.commands", "plaza", "action.declared"),
-        ("ns.states.commands", "plaza", "action.declared"),
+        ("ns.events", "events.batch", "events.batch"),
+        ("ns.resolution.commands", "plaza", "events.batch"),
+        ("ns.states.commands", "plaza", "action.declared"),  # one event goes alone
         ("", "ns.gateway.replies.g1", "reply.batch"),
+    ]
+    carried = [[env.type for env in read_envelopes(e.type, e.body)] for e in publishes]
+    assert carried[:3] == [
+        ["turn.ended", "action.declared"],
+        ["turn.ended", "action.declared"],
+        ["action.declared"],
     ]
     reply = outbox[-1]
     assert isinstance(reply, Publish) and not reply.mandatory
+    assert len({e.message_id for e in publishes}) == len(publishes)
 
 
 @pytest.mark.parametrize(

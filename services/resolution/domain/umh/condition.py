@@ -8,6 +8,7 @@ never changes a running combat (docs/DESIGN.md).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -18,6 +19,25 @@ from shared.rulesets.umh.sheet import UmhSheet
 from shared.vocabulary import EffectKind
 
 SIDES = ("attackers", "defenders")
+
+# The sheets validated lately, by the identity of the snapshot they were read from: a
+# snapshot is never changed in place (a combatant is replaced, keeping his sheet), so one
+# message reads each sheet once however many rules look at it (a hit: five to eight).
+_PARSED: OrderedDict[int, tuple[Mapping[str, Any], UmhSheet]] = OrderedDict()
+PARSED_KEPT = 64
+
+
+def parsed(sheet: Mapping[str, Any]) -> UmhSheet:
+    """``sheet`` validated as a umh sheet, once while it is among the last ones read."""
+    found = _PARSED.get(id(sheet))
+    if found is not None and found[0] is sheet:
+        _PARSED.move_to_end(id(sheet))
+        return found[1]
+    result = UmhSheet.model_validate(sheet)
+    _PARSED[id(sheet)] = (sheet, result)  # holding the snapshot keeps its id from reuse
+    while len(_PARSED) > PARSED_KEPT:
+        _PARSED.popitem(last=False)
+    return result
 
 
 @dataclass(frozen=True)
@@ -49,7 +69,7 @@ class Combatant:
         return replace(self, vit=max(0, min(self.vit_max, vit)))
 
     def parsed_sheet(self) -> UmhSheet:
-        return UmhSheet.model_validate(self.sheet)
+        return parsed(self.sheet)
 
     def effects_of(self, kind: EffectKind, type_: str | None = None) -> list[Effect]:
         return [e for e in self.effects if e.kind == kind and (type_ is None or e.type == type_)]

@@ -14,8 +14,8 @@ from typing import Any, Final
 from services.turns.domain.umh.conditions import NO_MOVE
 from services.turns.domain.umh.participant import Mirrored, Participant
 from shared.rulesets.umh.attributes import BelowOne, moving_limb
+from shared.rulesets.umh.current import SheetFigures
 from shared.rulesets.umh.current import current_stats as stats_now
-from shared.rulesets.umh.sheet import UmhSheet
 
 LEG_STATES: Final = frozenset({"inhabilitacion_piernas"})
 """umh 11.5.4.2: both legs stop a walker from moving; a winged one flies on (11.5.4.3)."""
@@ -28,7 +28,7 @@ def _traits(p: Participant) -> list[str]:
 def current_stats(p: Participant, reading: BelowOne) -> dict[str, float]:
     """umh 2.6, 2.8, 11.5.4 - 11.5.5, 11.5.11: VEL, REF, VOL and FUE now, from his sheet
     and his mirrored effects (``shared.rulesets.umh.current``)."""
-    sheet = UmhSheet.model_validate(p.sheet)
+    sheet = SheetFigures.model_validate(p.sheet)
     return stats_now(sheet, [m.effect for m in p.effects.values()], reading)
 
 

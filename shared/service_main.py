@@ -87,6 +87,7 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
         keys=keys,
         retention_seconds=settings.referee_combat_retention_seconds,
         timer_shards=settings.referee_timer_shards,
+        batches=settings.referee_event_batches,
     )
     instance = f"{socket.gethostname()}:{os.getpid()}"
     beats = keys.heartbeat(spec.name)

@@ -188,6 +188,10 @@ class ServiceSettings(CommonSettings):
     # timer is in the shard of its combat. The same for every replica of a namespace.
     referee_timer_shards: int = Field(DEFAULT_TIMER_SHARDS, ge=1, le=256)
     referee_outbox_sweep_ms: int = Field(1000, ge=10)
+    # A commit's events to one destination as one events.batch message (docs/DESIGN.md step
+    # 4); off (0): one message per event, what a version before batches can read
+    # (deploy/README.md "Upgrading to event batches").
+    referee_event_batches: bool = True
     referee_reconcile_seconds: float = Field(30.0, gt=0)
     # A replica unhealthy this long (no consumer attached, timer poller stuck) exits with
     # status 1 for its supervisor to restart it (shared/liveness.py); 0 never exits.

@@ -40,6 +40,7 @@ class CommitBuilder:
     spec: ServiceSpec
     names: Names
     retention_seconds: int
+    batches: bool = True  # False: one message per event and destination (REFEREE_EVENT_BATCHES)
 
     def build(
         self,
@@ -128,10 +129,10 @@ class CommitBuilder:
                 routes.setdefault((self.names.commands(service), env.room), []).append((out, body))
         outbox: list[OutboxEntry] = []
         for (exchange, routing_key), items in routes.items():
-            if len(items) == 1:
-                ((out, body),) = items
-                key = out.type if exchange == self.names.events() else routing_key
-                outbox.append(Publish.of(exchange, key, out, body))
+            if len(items) == 1 or not self.batches:
+                for out, body in items:
+                    key = out.type if exchange == self.names.events() else routing_key
+                    outbox.append(Publish.of(exchange, key, out, body))
                 continue
             outbox.append(
                 Publish(

@@ -37,12 +37,13 @@ class ServiceRuntime:
         bus: Bus,
         retention_seconds: int,
         clock: Clock | None = None,
+        batches: bool = True,
     ) -> None:
         clock = clock or SystemClock()
         self.spec = spec
         self.keys = keys
         outgoing = Outgoing(spec.name, bus, clock)
-        self.commits = CommitBuilder(spec, bus.names, retention_seconds)
+        self.commits = CommitBuilder(spec, bus.names, retention_seconds, batches)
         self.messages = MessageHandling(
             spec,
             store=store,
@@ -83,6 +84,7 @@ class RedisServiceRuntime(ServiceRuntime):
         keys: Keys,
         retention_seconds: int,
         timer_shards: int = DEFAULT_SHARDS,
+        batches: bool = True,
     ) -> None:
         dirty = keys.outbox_dirty(spec.name)
         self.store = AggregateStore(
@@ -98,4 +100,5 @@ class RedisServiceRuntime(ServiceRuntime):
             timers=self.timers,
             bus=bus,
             retention_seconds=retention_seconds,
+            batches=batches,
         )

@@ -93,6 +93,24 @@ def test_cancels_then_arms_then_one_message_per_destination_then_the_reply() -> 
     assert len({e.message_id for e in publishes}) == len(publishes)
 
 
+def test_without_batches_each_event_goes_alone_to_each_destination() -> None:
+    """REFEREE_EVENT_BATCHES=false, for a rolling upgrade from a version without batches."""
+    alone = CommitBuilder(SPEC, Names("ns"), retention_seconds=600, batches=False)
+    decision: Decision[State] = Decision(
+        {"n": 1}, [Event("turn.ended", {"actor": "ana"}), Event("action.declared", {})]
+    )
+    commit = alone.build(command(), TARGET, 3, decision, NOW, OCCURRED)
+    routes = [(e.exchange, e.routing_key, e.type) for e in commit.outbox if isinstance(e, Publish)]
+    assert routes == [
+        ("ns.events", "turn.ended", "turn.ended"),
+        ("ns.events", "action.declared", "action.declared"),
+        ("ns.resolution.commands", "plaza", "turn.ended"),
+        ("ns.resolution.commands", "plaza", "action.declared"),
+        ("ns.states.commands", "plaza", "action.declared"),
+        ("", "ns.gateway.replies.g1", "reply.batch"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("types", "finals"),
     [

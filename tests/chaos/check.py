@@ -247,7 +247,8 @@ async def check(
     ]
     if late:
         # Late is not lost: a service restarted under a loaded machine may take longer than
-        # the grace to fire what fell due while it was down. Look once more, a while later.
+        # the grace to fire what fell due while it was down, or to apply what the log already
+        # holds. Look once more, a while later.
         await asyncio.sleep(LOOK_AGAIN_SECONDS)
         now_ms = int(time.time() * 1000)
         again = await asyncio.gather(*(one(records[i].combat_id) for i in late))
@@ -291,5 +292,8 @@ LOOK_AGAIN_SECONDS = 30.0
 
 
 def overdue(figures: Figures) -> bool:
-    """A combat whose timer or hand-off is overdue: stuck, never fired, or not completed."""
-    return bool(figures.stuck or figures.timers_never_fired or figures.lost)
+    """A combat not settled yet at the first look: stuck, a timer never fired, a hand-off not
+    completed, or a stored state behind its log (a service still working through a backlog,
+    say turns after 2,000 timers fell due while it was down, has not yet applied an event the
+    log already holds). A real loss or divergence is still there at the second look."""
+    return bool(figures.stuck or figures.timers_never_fired or figures.lost or figures.mismatches)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.chaos.audit import GRACE_MS
-from tests.chaos.check import LATE_TIMER_MS, CombatRecord, Figures, judge
+from tests.chaos.check import LATE_TIMER_MS, CombatRecord, Figures, judge, overdue
 from tests.chaos.load import Attempt
 from tests.unit.chaos.played import Played, played
 
@@ -320,3 +320,17 @@ def test_a_hit_lost_shows_in_the_replay() -> None:
     """umh 9.1.1: without the first hit, the second starts from a VIT the replay lacks."""
     ended, _ = played()
     assert figures_of(ended, dropped("action.resolved")).mismatches >= 1
+
+
+def test_a_state_behind_its_log_is_looked_at_again_before_it_counts() -> None:
+    """A mismatch at the first look (turns has not yet applied a ``combatant.down`` the log
+    holds, behind a backlog) makes the checker read the combat again 30 s later; only what
+    is still wrong then counts."""
+    ended, _ = played()
+
+    def behind(record: CombatRecord, attempts: list[Attempt]) -> None:
+        record.combat["participants"]["bruno"]["vit"] += 1
+
+    figures = figures_of(ended, behind)
+    assert figures.mismatches == 1 and overdue(figures)
+    assert not overdue(figures_of(ended))

@@ -26,12 +26,13 @@ from redis.asyncio import Redis
 
 from gateway.language import stored_voice
 from gateway.metrics import SSE_READERS, SSE_VIEWERS
-from gateway.narration import Storyteller
+from gateway.narration import Storyteller, tell_with
 from gateway.views import public_event
 from shared.keys import Keys
 from shared.logging import get_logger
 from shared.messages import INTERNAL_EVENTS, Envelope
-from shared.narration.words import LANGUAGES, Lang
+from shared.narration.said import Cast
+from shared.narration.words import Lang
 from shared.redis_streams import entries, read_entries
 
 log = get_logger(__name__)
@@ -42,21 +43,29 @@ READ_COUNT = 500
 
 @dataclass(frozen=True)
 class Entry:
-    """One public event of the stream, parsed, told and serialised once for every viewer: its
-    SSE ``data`` (public_event() with ``text``) in each language."""
+    """One public event of the stream, parsed once, and told and serialised once per
+    language for every viewer: its SSE ``data`` (public_event() with ``text``), in a
+    language the first time a viewer of that language needs it (viewers of one language
+    cost one narration an event, not one per language the suite speaks)."""
 
     id: str
     type: str
     room: str
     combat_id: str | None
-    told: dict[Lang, str]  # language -> the SSE ``data`` as JSON
     # The public event without text, and its player views by visibility settings and
     # language: told once for every player viewer (gateway/player_stream.py).
     public: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     shown: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    cast: Cast | None = field(default=None, compare=False, repr=False)  # names, taken once
+    told: dict[Lang, str] = field(default_factory=dict, compare=False, repr=False)
 
     def data(self, lang: Lang) -> str:
-        return self.told[lang]
+        """The SSE ``data`` in ``lang`` (told on first use)."""
+        found = self.told.get(lang)
+        if found is None:
+            event = {**self.public, "text": tell_with(self.public, self.cast or Cast(), lang)}
+            found = self.told[lang] = json.dumps(event, separators=(",", ":"))
+        return found
 
     @staticmethod
     def parse(entry_id: str, raw: bytes) -> tuple[Envelope, dict[str, Any]] | None:
@@ -71,22 +80,15 @@ class Entry:
         return env, public_event(env)
 
 
-async def told_entries(
-    pairs: list[tuple[str, bytes]],
-    teller: Storyteller,
-    languages: tuple[Lang, ...] = LANGUAGES,
-) -> list[Entry]:
-    """Stream entries as :class:`Entry`, each event told in ``languages`` (the names of a
-    combat are loaded once per teller)."""
+async def told_entries(pairs: list[tuple[str, bytes]], teller: Storyteller) -> list[Entry]:
+    """Stream entries as :class:`Entry`, with the names each event is told with (the names
+    of a combat are loaded once per teller)."""
     parsed = [(entry_id, p) for entry_id, raw in pairs if (p := Entry.parse(entry_id, raw))]
     await teller.prepare([public for _, (_, public) in parsed])
-    told: list[Entry] = []
-    for entry_id, (env, public) in parsed:
-        data = {
-            lang: json.dumps(teller.told(public, lang), separators=(",", ":")) for lang in languages
-        }
-        told.append(Entry(entry_id, env.type, env.room, env.combat_id, data, public))
-    return told
+    return [
+        Entry(entry_id, env.type, env.room, env.combat_id, public, cast=teller.cast(public))
+        for entry_id, (env, public) in parsed
+    ]
 
 
 @dataclass(eq=False)

@@ -130,9 +130,7 @@ class Storyteller:
         return _cast(names, self.timezone)
 
     def tell(self, event: Mapping[str, Any], lang: Lang) -> str:
-        at = moment(event.get("occurred_at"))
-        data = event.get("data") or {}
-        return narrate(str(event.get("type")), data, self.cast(event), lang, at=at)
+        return tell_with(event, self.cast(event), lang)
 
     def told(self, event: Mapping[str, Any], lang: Lang) -> dict[str, Any]:
         """The public event with its ``text``."""
@@ -141,6 +139,12 @@ class Storyteller:
     async def tell_all(self, events: list[dict[str, Any]], lang: Lang) -> list[dict[str, Any]]:
         await self.prepare(events)
         return [self.told(e, lang) for e in events]
+
+
+def tell_with(event: Mapping[str, Any], cast: Cast, lang: Lang) -> str:
+    """The ``text`` of a public event in ``lang``, with the names of ``cast``."""
+    at = moment(event.get("occurred_at"))
+    return narrate(str(event.get("type")), event.get("data") or {}, cast, lang, at=at)
 
 
 def _sheet_name(raw: bytes | str | None) -> str | None:

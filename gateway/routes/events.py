@@ -189,7 +189,6 @@ async def stream_events(
     yield session.first
     viewer, after = session.viewer, session.after
     stream = gw.keys.events_stream(scope.tenant)
-    lang = scope.voice.language
     teller = Storyteller(gw.redis, gw.keys, scope.tenant, scope.voice.timezone)
     # What was published before this viewer joined the fan-out comes from Redis.
     while stream_order(after) < stream_order(viewer.position):
@@ -198,7 +197,7 @@ async def stream_events(
             break
         after = page[-1][0]
         pairs = [(entry_id, fields["e"]) for entry_id, fields in page]
-        for entry in await told_entries(pairs, teller, (lang,)):
+        for entry in await told_entries(pairs, teller):
             if _wanted(entry, scope):
                 yield await _sse(entry, scope, teller)
     keepalive = gw.settings.referee_sse_keepalive_seconds

@@ -39,6 +39,8 @@ from shared.settings import CommonSettings
 
 log = get_logger(__name__)
 
+CLOSE_SECONDS = 10.0  # a stopping process waits this long for the broker to close its connection
+
 MessageHandler = Callable[[Envelope], Awaitable[None]]
 
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
@@ -127,7 +129,12 @@ class Bus:
     async def close(self) -> None:
         await self.stop_consuming()
         if self._connection is not None:
-            await self._connection.close()
+            try:
+                # A broker that no longer answers must not hold a process's stop for good.
+                async with asyncio.timeout(CLOSE_SECONDS):
+                    await self._connection.close()
+            except TimeoutError:
+                log.warning("broker_close_timed_out", seconds=CLOSE_SECONDS)
         self._connection = None
 
     @property

@@ -154,10 +154,12 @@ class Community(Generic[C]):
     async def start_challenge(
         self, attacker: str = "ana", defender: str = "bruno", *, room: str | None = None
     ) -> JSON:
-        """A challenge (umh 1.1.1.2): the combat goes straight to preparation."""
+        """A challenge (umh 1.1.1.2): the combat goes straight to preparation (no acceptance
+        step); with the tests' 1 s preparation, a machine under load may answer after it
+        ended, so fighting is what the answer may show then."""
         body = challenge_body(attacker, defender, room=room)
         combat = await self.start(body)
-        assert combat["phase"] == "preparation", combat
+        assert combat["phase"] in ("preparation", "fighting"), combat
         return combat
 
     async def start_attack(

@@ -56,14 +56,14 @@ class Entry:
     # language: told once for every player viewer (gateway/player_stream.py).
     public: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     shown: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
-    cast: Cast | None = field(default=None, compare=False, repr=False)  # names, taken once
+    cast: Cast = field(default_factory=Cast, compare=False, repr=False)  # names, taken once
     told: dict[Lang, str] = field(default_factory=dict, compare=False, repr=False)
 
     def data(self, lang: Lang) -> str:
         """The SSE ``data`` in ``lang`` (told on first use)."""
         found = self.told.get(lang)
         if found is None:
-            event = {**self.public, "text": tell_with(self.public, self.cast or Cast(), lang)}
+            event = {**self.public, "text": tell_with(self.public, self.cast, lang)}
             found = self.told[lang] = json.dumps(event, separators=(",", ":"))
         return found
 

@@ -73,19 +73,17 @@ class CommitBuilder:
         outbox += published
         if env.reply_to and log_entries:
             # The waiting gateway gets the commit's public events in one message.
-            outbox.append(
-                Publish(
-                    exchange="",
-                    routing_key=env.reply_to,
-                    body="[" + ",".join(log_entries) + "]",
-                    message_id=derived_id(
-                        "m", self.spec.name, env.message_id, target.subject, "reply"
-                    ),
-                    correlation_id=env.correlation_id,
-                    type=REPLY_BATCH,
-                    mandatory=False,
-                )
+            reply = self._batch(
+                env,
+                target,
+                "",
+                env.reply_to,
+                log_entries,
+                "reply",
+                REPLY_BATCH,
+                mandatory=False,
             )
+            outbox.append(reply)
         return Commit(
             expected_version=version,
             state=decision.state,
@@ -130,23 +128,38 @@ class CommitBuilder:
         outbox: list[OutboxEntry] = []
         for (exchange, routing_key), items in routes.items():
             if len(items) == 1 or not self.batches:
+                # Alone on the events exchange, an event is routed by its type.
                 for out, body in items:
-                    key = out.type if exchange == self.names.events() else routing_key
-                    outbox.append(Publish.of(exchange, key, out, body))
+                    outbox.append(Publish.of(exchange, routing_key or out.type, out, body))
                 continue
-            outbox.append(
-                Publish(
-                    exchange=exchange,
-                    routing_key=routing_key or EVENTS_BATCH,
-                    body="[" + ",".join(body for _, body in items) + "]",
-                    message_id=derived_id(
-                        "m", self.spec.name, env.message_id, target.subject, exchange
-                    ),
-                    correlation_id=env.correlation_id,
-                    type=EVENTS_BATCH,
-                )
-            )
+            bodies = [body for _, body in items]
+            key = routing_key or EVENTS_BATCH
+            outbox.append(self._batch(env, target, exchange, key, bodies, exchange, EVENTS_BATCH))
         return outbox, log_entries
+
+    def _batch(
+        self,
+        env: Envelope,
+        target: Target,
+        exchange: str,
+        routing_key: str,
+        bodies: list[str],
+        destination: str,
+        type_: str,
+        *,
+        mandatory: bool = True,
+    ) -> Publish:
+        """Several serialised envelopes as one message (a JSON array, in order), its id
+        derived from the incoming message and the destination."""
+        return Publish(
+            exchange=exchange,
+            routing_key=routing_key,
+            body="[" + ",".join(bodies) + "]",
+            message_id=derived_id("m", self.spec.name, env.message_id, target.subject, destination),
+            correlation_id=env.correlation_id,
+            type=type_,
+            mandatory=mandatory,
+        )
 
 
 def if_match_of(env: Envelope) -> int | None:

@@ -173,3 +173,14 @@ def fielder(value: int, all_angles: bool = False, **more: Any) -> JSON:
 
 def dodger(ref: float, **more: Any) -> JSON:
     return sheet("Bruno", defense(DODGE, "evasion"), ref=ref, **more)
+
+
+def duel_started(ana: JSON, bruno: JSON | None = None) -> JSON:
+    """``combat.started`` of ana (attackers) against bruno (defenders), umh, c_1."""
+    return {
+        "combat_id": "c_1",
+        "ruleset": "umh",
+        "sides": {"attackers": ["ana"], "defenders": ["bruno"]},
+        "sheets": {"ana": ana, "bruno": bruno or sheet("Bruno")},
+        "settings": {},
+    }

@@ -9,7 +9,7 @@ from services.resolution.handlers import on_combat_ended, on_combat_event, on_co
 from shared.keys import Keys
 from shared.messages import COMBAT_ENDED, COMBAT_STARTED, RESOLUTION_REQUESTED, Envelope
 from shared.runtime import Target
-from tests.unit.resolution.umh.kit import attack, sheet
+from tests.unit.resolution.umh.kit import attack, duel_started, sheet
 
 NOW = 1_800_000_000_000
 TARGET = Target(Keys("ns").combat("resolution", "c_1"), "c_1")
@@ -32,13 +32,7 @@ def test_umh_4_2_4_a_hit_requested_before_an_annulment_is_not_resolved_after_it(
     """umh 4.2.4 / 4.1.1: the combat was annulled while a hit's resolution was on its way:
     once resolution knows the combat ended, the late request changes nothing (no damage, no
     ``action.resolved`` after ``combat.ended``)."""
-    started = {
-        "combat_id": "c_1",
-        "ruleset": "umh",
-        "sides": {"attackers": ["ana"], "defenders": ["bruno"]},
-        "sheets": {"ana": sheet("Ana", attack(damage=5000)), "bruno": sheet("Bruno")},
-        "settings": {},
-    }
+    started = duel_started(sheet("Ana", attack(damage=5000)))
     state = on_combat_started(envelope(COMBAT_STARTED, started), None, TARGET, NOW).state
     assert state is not None
     ended = {"combat_id": "c_1", "ruleset": "umh", "reason": "annulled", "winner": None}

@@ -12,18 +12,12 @@ from services.resolution.domain.umh import condition
 from services.resolution.handlers import on_combat_event, on_combat_started
 from shared.messages import COMBAT_STARTED, RESOLUTION_REQUESTED
 from shared.rulesets.umh.sheet import UmhSheet
-from tests.unit.resolution.umh.kit import attack, sheet
+from tests.unit.resolution.umh.kit import attack, duel_started, sheet
 from tests.unit.resolution.umh.test_random_play_cases import NOW, TARGET, envelope
 
 
 def test_a_hit_validates_each_sheet_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    started = {
-        "combat_id": "c_1",
-        "ruleset": "umh",
-        "sides": {"attackers": ["ana"], "defenders": ["bruno"]},
-        "sheets": {"ana": sheet("Ana", attack(damage=50)), "bruno": sheet("Bruno")},
-        "settings": {},
-    }
+    started = duel_started(sheet("Ana", attack(damage=50)))
     state = on_combat_started(envelope(COMBAT_STARTED, started), None, TARGET, NOW).state
     read: Counter[str] = Counter()
 

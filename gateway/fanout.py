@@ -4,9 +4,11 @@ docs/DESIGN.md "Scale and placement": a viewer of ``GET /v1/events`` costs a que
 memory, not a Redis connection. For each community that has viewers, one task reads the
 community's stream (``XREAD BLOCK`` for less than the client's socket timeout, on a Redis
 client of its own so that readers never take the connections requests need), parses each
-entry once, and offers it to every viewer's bounded queue. A viewer that falls behind by a
-whole queue is dropped (its stream ends; the client reconnects with ``Last-Event-ID`` and
-catches up from Redis). A reader whose last viewer left lingers a little, then stops.
+entry once, and offers it to the bounded queue of every viewer who may want it: viewers are
+indexed by the combat or rooms they narrowed their stream to (:class:`Audience`), so an event
+wakes only its combat's and room's viewers and those of the whole community, however many
+viewers other combats have. A viewer that falls behind by a whole queue is dropped (its
+stream ends; the client reconnects with ``Last-Event-ID`` and catches up from Redis). A reader whose last viewer left lingers a little, then stops.
 
 :meth:`EventHub.subscribe` returns the reader's position at that instant: every entry after
 it reaches the viewer's queue, every entry up to it is in Redis, so a resuming viewer reads
@@ -18,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +94,23 @@ async def told_entries(pairs: list[tuple[str, bytes]], teller: Storyteller) -> l
     ]
 
 
+@dataclass(frozen=True)
+class Narrow:
+    """Which events a stream serves (docs/api.md "Events"): one combat, one room, a stream
+    token's rooms, or all of them (every field ``None``); the fields combine."""
+
+    room: str | None = None
+    combat: str | None = None
+    rooms: frozenset[str] | None = None
+
+    def wants(self, entry: Entry) -> bool:
+        if self.room is not None and entry.room != self.room:
+            return False
+        if self.rooms is not None and entry.room not in self.rooms:
+            return False
+        return self.combat is None or entry.combat_id == self.combat
+
+
 @dataclass(eq=False)
 class Viewer:
     """One connected stream: its queue, and whether it fell too far behind."""
@@ -99,9 +119,10 @@ class Viewer:
     position: str  # where live delivery starts (the reader's position when it subscribed)
     queue: asyncio.Queue[Entry | None]
     dropped: bool = False
+    narrow: Narrow = field(default_factory=Narrow)
 
     def offer(self, entry: Entry) -> None:
-        if self.dropped:
+        if self.dropped or not self.narrow.wants(entry):
             return
         try:
             self.queue.put_nowait(entry)
@@ -112,12 +133,74 @@ class Viewer:
             self.queue.put_nowait(None)
 
 
+class Audience:
+    """The viewers of one community's reader, indexed by their narrowest filter: a viewer of
+    a combat is found under that combat, of a room (or a token's rooms) under each room,
+    and the others under the whole community. :meth:`of` yields every viewer who may want
+    an event, each once; the viewer's own :class:`Narrow` still decides."""
+
+    def __init__(self) -> None:
+        self._everywhere: dict[str, set[Viewer]] = {}
+        self._by_room: dict[str, set[Viewer]] = {}
+        self._by_combat: dict[str, set[Viewer]] = {}
+        self._count = 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __contains__(self, viewer: Viewer) -> bool:
+        where, keys = self._index(viewer)
+        return any(viewer in where.get(key, ()) for key in keys)
+
+    def _index(self, viewer: Viewer) -> tuple[dict[str, set[Viewer]], list[str]]:
+        """Where a viewer is kept: the index and its keys (``""`` for the whole community)."""
+        narrow = viewer.narrow
+        if narrow.combat is not None:
+            return self._by_combat, [narrow.combat]
+        rooms = [narrow.room] if narrow.room is not None else narrow.rooms
+        if rooms is not None:
+            return self._by_room, sorted(rooms)
+        return self._everywhere, [""]
+
+    def add(self, viewer: Viewer) -> None:
+        if viewer in self:
+            return
+        where, keys = self._index(viewer)
+        for key in keys:
+            where.setdefault(key, set()).add(viewer)
+        self._count += 1
+
+    def discard(self, viewer: Viewer) -> None:
+        if viewer not in self:
+            return
+        where, keys = self._index(viewer)
+        for key in keys:
+            where[key].discard(viewer)
+            if not where[key]:
+                del where[key]
+        self._count -= 1
+
+    def of(self, entry: Entry) -> Iterator[Viewer]:
+        """The viewers ``entry`` is offered to (a copy: a viewer may leave meanwhile)."""
+        yield from list(self._everywhere.get("", ()))
+        yield from list(self._by_room.get(entry.room, ()))
+        if entry.combat_id is not None:
+            yield from list(self._by_combat.get(entry.combat_id, ()))
+
+
+def offer_all(audience: Audience, told: list[Entry]) -> None:
+    """Each entry, in order, to the viewers who may want it."""
+    for entry in told:
+        for viewer in audience.of(entry):
+            viewer.offer(entry)
+
+
 @dataclass(eq=False)
 class _Reader:
     stream: str
     teller: Storyteller
     position: str = "0-0"
-    viewers: set[Viewer] = field(default_factory=set)
+    viewers: Audience = field(default_factory=Audience)
     ready: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -140,8 +223,9 @@ class EventHub:
         self._linger = linger_seconds
         self._readers: dict[str, _Reader] = {}
 
-    async def subscribe(self, tenant: str, stream: str) -> Viewer:
-        """A viewer of ``tenant``'s stream; raises if Redis cannot be read to start one."""
+    async def subscribe(self, tenant: str, stream: str, narrow: Narrow | None = None) -> Viewer:
+        """A viewer of ``tenant``'s stream, offered only the events ``narrow`` may want;
+        raises if Redis cannot be read to start one."""
         while True:
             reader = self._readers.get(tenant)
             if reader is None or reader.stopped:
@@ -152,7 +236,8 @@ class EventHub:
             await asyncio.shield(reader.ready)
             if reader.stopped:
                 continue  # it stopped between its start and this subscriber: start another
-            viewer = Viewer(tenant, reader.position, asyncio.Queue(self._queue_size))
+            queue: asyncio.Queue[Entry | None] = asyncio.Queue(self._queue_size)
+            viewer = Viewer(tenant, reader.position, queue, narrow=narrow or Narrow())
             reader.viewers.add(viewer)
             SSE_VIEWERS.inc()
             return viewer
@@ -219,9 +304,7 @@ class EventHub:
                 log.warning("event_stream_read_failed", tenant=tenant, exc_info=True)
                 await asyncio.sleep(backoff)
                 continue  # the same entries again: the position has not moved
-            for entry in told:
-                for viewer in list(reader.viewers):
-                    viewer.offer(entry)
+            offer_all(reader.viewers, told)
             if pairs:
                 reader.position = pairs[-1][0]
 

@@ -39,7 +39,7 @@ from redis.exceptions import ResponseError
 from gateway.auth import Principal, reading_principal
 from gateway.context import Gateway, gateway
 from gateway.errors import ApiError
-from gateway.fanout import Entry, Viewer, told_entries
+from gateway.fanout import Entry, Narrow, Viewer, told_entries
 from gateway.field_errors import found_error
 from gateway.ids import COMBAT_ID
 from gateway.language import Voice, answer_voice, language_headers
@@ -67,6 +67,10 @@ class Scope:
     voice: Voice  # the language events are told in, and the community's time zone
     rooms: frozenset[str] | None = None  # a stream token's rooms
     player: PlayerLens | None = None  # the player view (docs/views.md), or the full view
+
+    @property
+    def narrow(self) -> Narrow:
+        return Narrow(self.room, self.combat, self.rooms)
 
 
 def resume_point(value: str | None, path: str) -> str | None:
@@ -155,19 +159,11 @@ async def subscription(
     """The viewer's place in the fan-out, taken before the response starts and given back
     after it ends."""
     stream = gw.keys.events_stream(scope.tenant)
-    viewer = await gw.hub.subscribe(scope.tenant, stream)
+    viewer = await gw.hub.subscribe(scope.tenant, stream, scope.narrow)
     try:
         yield await _opening(gw, stream, scope.resume, viewer)
     finally:
         gw.hub.unsubscribe(viewer)
-
-
-def _wanted(entry: Entry, scope: Scope) -> bool:
-    if scope.room is not None and entry.room != scope.room:
-        return False
-    if scope.rooms is not None and entry.room not in scope.rooms:
-        return False
-    return scope.combat is None or entry.combat_id == scope.combat
 
 
 async def _sse(entry: Entry, scope: Scope, teller: Storyteller) -> ServerSentEvent:
@@ -187,7 +183,7 @@ async def stream_events(
 ) -> AsyncIterator[ServerSentEvent]:
     """Every event of the community from now on (or after ``Last-Event-ID``)."""
     yield session.first
-    viewer, after = session.viewer, session.after
+    viewer, after, narrow = session.viewer, session.after, scope.narrow
     stream = gw.keys.events_stream(scope.tenant)
     teller = Storyteller(gw.redis, gw.keys, scope.tenant, scope.voice.timezone)
     # What was published before this viewer joined the fan-out comes from Redis.
@@ -198,7 +194,7 @@ async def stream_events(
         after = page[-1][0]
         pairs = [(entry_id, fields["e"]) for entry_id, fields in page]
         for entry in await told_entries(pairs, teller):
-            if _wanted(entry, scope):
+            if narrow.wants(entry):
                 yield await _sse(entry, scope, teller)
     keepalive = gw.settings.referee_sse_keepalive_seconds
     while True:
@@ -211,5 +207,5 @@ async def stream_events(
             return  # fell a whole queue behind: the client resumes from its last id
         if stream_order(live.id) <= stream_order(after):
             continue
-        if _wanted(live, scope):
+        if narrow.wants(live):
             yield await _sse(live, scope, teller)

@@ -11,7 +11,7 @@ from redis.crc import key_slot
 
 from shared.keys import Keys
 from shared.outbox_entry import ArmTimer, CancelTimer
-from shared.timers import DEFAULT_SHARDS, Claimed, TimerPoller, TimerStore, shard_of
+from shared.timers import DEFAULT_SHARDS, Claimed, TimerPoller, TimerStore, now_ms, shard_of
 from tests.support.wait import eventually
 
 pytestmark = pytest.mark.integration
@@ -181,3 +181,69 @@ async def test_several_fired_timers_are_acked_in_one_round_trip_each_only_if_sti
     assert acked == [c is not rearmed for c in claimed]
     assert await store.count() == 1  # only the re-armed one is left
     assert await store.ack_all([]) == []
+
+
+class CountingStore(TimerStore):
+    """A timer store that counts the poller's claims."""
+
+    claims = 0
+
+    async def claim(self, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]:
+        self.claims += 1
+        return await super().claim(now, lease_ms, limit)
+
+
+async def test_the_next_due_time_is_read_with_each_claim_leases_included(
+    redis: Redis, namespace: str
+) -> None:
+    store = timers(redis, namespace, DEFAULT_SHARDS)
+    await store.claim(1_000, lease_ms=500)
+    assert store.next_due_ms is None  # nothing armed
+    await store.apply([ArmTimer("combat:a:turn", 3_000, {}), ArmTimer("combat:b:turn", 2_000, {})])
+    await store.claim(1_000, lease_ms=500)
+    assert store.next_due_ms == 2_000
+    (claimed,) = await store.claim(2_500, lease_ms=400)  # b is claimed until 2,900
+    assert claimed.timer_id == "combat:b:turn"
+    assert store.next_due_ms == 2_900  # the lease runs out before a is due
+
+
+async def test_an_idle_poller_does_not_ask_redis_a_hundred_times_a_second(
+    redis: Redis, namespace: str
+) -> None:
+    """Issue 15: with nothing due, a poller of 5 ms waits up to IDLE_MS between claims."""
+    store = CountingStore(redis, Keys(namespace).timer_shards("turns", 1))
+    fired: list[str] = []
+
+    async def fire(item: Claimed) -> None:
+        fired.append(item.timer_id)
+
+    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=2_000)
+    stop = asyncio.Event()
+    task = asyncio.create_task(poller.run_forever(stop))
+    try:
+        await asyncio.sleep(1.5)
+        assert store.claims <= 4  # 300 at one claim every 5 ms
+        # A timer this process arms wakes the poller: it fires when due, not a second later.
+        armed = asyncio.get_running_loop().time()
+        await store.arm("combat:a:turn", now_ms() + 100, {})
+        await eventually(lambda: fired == ["combat:a:turn"], within=5)
+        assert asyncio.get_running_loop().time() - armed < 0.9
+        # One armed by another process (another replica) is claimed within IDLE_MS.
+        other = timers(redis, namespace)
+        await other.arm("combat:b:turn", now_ms(), {})
+        await eventually(lambda: fired == ["combat:a:turn", "combat:b:turn"], within=5)
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, timeout=5)
+
+
+async def test_wait_armed_ends_when_this_process_arms_a_timer(redis: Redis, namespace: str) -> None:
+    store = timers(redis, namespace)
+    waiting = asyncio.create_task(store.wait_armed(30))
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    await store.apply([CancelTimer("combat:x:turn", "combat:x")])  # a cancel wakes nobody
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    await store.arm("combat:x:turn", now_ms() + 60_000, {})
+    await asyncio.wait_for(waiting, timeout=5)

@@ -16,6 +16,7 @@ They keep the semantics the services rely on, not the servers' mechanics:
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Sequence
@@ -180,6 +181,13 @@ class MemoryTimers:
         self.fired[claimed.timer_id] = now
         self.fired = {t: at for t, at in self.fired.items() if at > now - FIRED_KEEP_MS}
         return True
+
+    @property
+    def next_due_ms(self) -> int | None:
+        return self.next_due()
+
+    async def wait_armed(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
     async def ack_all(self, claimed: Sequence[Claimed]) -> list[bool]:
         return [await self.ack(item) for item in claimed]

@@ -58,7 +58,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="a short check of the bench itself: 10 combats, 2+8 s, 5 timer combats, "
+        help="a short check of the bench itself: 10 combats, 2+8 s, 10 timer combats of 2 s turns, "
         "100 viewers, 50 overdue timers",
     )
     parser.add_argument("--seconds", type=float, default=60, help="measured seconds (60)")
@@ -72,6 +72,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "the actions/s ratio of the last to the first (1)",
     )
     parser.add_argument("--timer-combats", type=int, default=20, help="idle combats (20)")
+    parser.add_argument(
+        "--timer-turn-seconds",
+        type=int,
+        default=4,
+        help="the turn of the idle combats: their timers fire timer-combats / this many times "
+        "a second (4; --quick 2)",
+    )
     parser.add_argument(
         "--overdue-timers",
         type=int,
@@ -96,7 +103,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     args = parser.parse_args(argv)
     if args.quick:
-        args.combats, args.seconds, args.warmup, args.timer_combats = [10], 8.0, 2.0, 5
+        args.combats, args.seconds, args.warmup, args.timer_combats = [10], 8.0, 2.0, 10
+        args.timer_turn_seconds = 2
         if args.overdue_timers is None:
             args.overdue_timers = 50
         args.viewers = min(args.viewers, 100)
@@ -142,6 +150,7 @@ async def suite_phase(
             warmup=args.warmup,
             seconds=args.seconds,
             timer_combats=args.timer_combats,
+            timer_turn_seconds=args.timer_turn_seconds,
             viewers=args.viewers if combats == max(args.combats) else 0,
         )
         pids = {name: proc.pid for name, proc in suite.procs.items()}

@@ -1,8 +1,12 @@
 """The suite's part of a run: set up through the public API, play, measure, read back.
 
 Two communities: one whose combats are played (turns long enough never to run out during
-play), and one of ``timer_combats`` combats with 1-second turns where nobody acts, whose
-turn timers run out over and over, first with the suite idle and then under the load.
+play), and one of ``timer_combats`` combats with turns of ``timer_turn_seconds`` where nobody
+acts, whose turn timers run out over and over, first with the suite idle and then under the
+load. The probe is kept light beside the load it measures (20 combats of 4-second turns: 5
+timers a second), because every figure of the window counts its work too: with 1-second
+turns its 20 firings a second, each handled like a ``pass_turn``, added about a third to the
+work of the 10-combat load and so to its CPU per action.
 """
 
 from __future__ import annotations
@@ -26,7 +30,10 @@ from bench.viewers import watching
 # Turns and defense windows long enough never to run out while the load plays (a slow
 # action must not turn into a timeout), yet short enough for the preparation to end at once.
 PLAY_TIMERS = {"preparation_seconds": 1, "turn_seconds": 600, "defense_seconds": 600}
-IDLE_TIMERS = {"preparation_seconds": 1, "turn_seconds": 1, "defense_seconds": 1}
+
+
+def idle_timers(turn_seconds: int) -> dict[str, int]:
+    return {"preparation_seconds": 1, "turn_seconds": turn_seconds, "defense_seconds": 1}
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,7 @@ class Plan:
     warmup: float
     seconds: float
     timer_combats: int = 20
+    timer_turn_seconds: int = 4
     idle_seconds: float = 5.0
     viewers: int = 0  # idle SSE viewers of a second load (0: no second load)
 
@@ -58,7 +66,9 @@ async def run_suite(plan: Plan, redis: Redis, pids: dict[str, int]) -> dict[str,
         admin = await clients.enter_async_context(referee(plan.admin_token))
         setup_started = time.monotonic()
         tenant, play_key = await api.create_community(admin, "bench-play", PLAY_TIMERS)
-        _, idle_key = await api.create_community(admin, "bench-timers", IDLE_TIMERS)
+        _, idle_key = await api.create_community(
+            admin, "bench-timers", idle_timers(plan.timer_turn_seconds)
+        )
         play = await clients.enter_async_context(referee(play_key))
         idle = await clients.enter_async_context(referee(idle_key))
         pairs = await api.register_pairs(play, "p", plan.combats)

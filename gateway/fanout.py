@@ -8,7 +8,8 @@ entry once, and offers it to the bounded queue of every viewer who may want it: 
 indexed by the combat or rooms they narrowed their stream to (:class:`Audience`), so an event
 wakes only its combat's and room's viewers and those of the whole community, however many
 viewers other combats have. A viewer that falls behind by a whole queue is dropped (its
-stream ends; the client reconnects with ``Last-Event-ID`` and catches up from Redis). A reader whose last viewer left lingers a little, then stops.
+stream ends; the client reconnects with ``Last-Event-ID`` and catches up from Redis). A
+reader whose last viewer left lingers a little, then stops.
 
 :meth:`EventHub.subscribe` returns the reader's position at that instant: every entry after
 it reaches the viewer's queue, every entry up to it is in Redis, so a resuming viewer reads
@@ -24,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from fastapi.sse import ServerSentEvent
 from pydantic import ValidationError
 from redis.asyncio import Redis
 
@@ -61,6 +63,7 @@ class Entry:
     shown: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     cast: Cast = field(default_factory=Cast, compare=False, repr=False)  # names, taken once
     told: dict[Lang, str] = field(default_factory=dict, compare=False, repr=False)
+    frames: dict[Lang, ServerSentEvent] = field(default_factory=dict, compare=False, repr=False)
 
     def data(self, lang: Lang) -> str:
         """The SSE ``data`` in ``lang`` (told on first use)."""
@@ -68,6 +71,16 @@ class Entry:
         if found is None:
             event = {**self.public, "text": tell_with(self.public, self.cast, lang)}
             found = self.told[lang] = json.dumps(event, separators=(",", ":"))
+        return found
+
+    def sse(self, lang: Lang) -> ServerSentEvent:
+        """The event as every full-view viewer of ``lang`` gets it (built once, not once per
+        viewer: a thousand viewers of a combat cost one)."""
+        found = self.frames.get(lang)
+        if found is None:
+            found = self.frames[lang] = ServerSentEvent(
+                id=self.id, event=self.type, raw_data=self.data(lang)
+            )
         return found
 
     @staticmethod

@@ -169,9 +169,8 @@ async def subscription(
 async def _sse(entry: Entry, scope: Scope, teller: Storyteller) -> ServerSentEvent:
     lang = scope.voice.language
     if scope.player is None:
-        data = entry.data(lang)
-    else:
-        data = await scope.player.data(entry, teller, lang)
+        return entry.sse(lang)
+    data = await scope.player.data(entry, teller, lang)
     return ServerSentEvent(id=entry.id, event=entry.type, raw_data=data)
 
 
@@ -199,10 +198,13 @@ async def stream_events(
     keepalive = gw.settings.referee_sse_keepalive_seconds
     while True:
         try:
-            live = await asyncio.wait_for(viewer.queue.get(), keepalive)
-        except TimeoutError:
-            yield ServerSentEvent(comment="keep-alive")
-            continue
+            live = viewer.queue.get_nowait()  # a burst is read without a timer per event
+        except asyncio.QueueEmpty:
+            try:
+                live = await asyncio.wait_for(viewer.queue.get(), keepalive)
+            except TimeoutError:
+                yield ServerSentEvent(comment="keep-alive")
+                continue
         if live is None:
             return  # fell a whole queue behind: the client resumes from its last id
         if stream_order(live.id) <= stream_order(after):

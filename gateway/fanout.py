@@ -140,7 +140,16 @@ class Viewer:
         try:
             self.queue.put_nowait(entry)
         except asyncio.QueueFull:
-            self.dropped = True
+            self.end()
+
+    def end(self) -> None:
+        """End the stream after what is queued (the client resumes from its last id)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
             with contextlib.suppress(asyncio.QueueEmpty):
                 self.queue.get_nowait()  # room for the end-of-stream mark
             self.queue.put_nowait(None)
@@ -192,6 +201,15 @@ class Audience:
             if not where[key]:
                 del where[key]
         self._count -= 1
+
+    def everyone(self) -> list[Viewer]:
+        found = {
+            v
+            for place in (self._everywhere, self._by_room, self._by_combat)
+            for viewers in place.values()
+            for v in viewers
+        }
+        return list(found)
 
     def of(self, entry: Entry) -> Iterator[Viewer]:
         """The viewers ``entry`` is offered to (a copy: a viewer may leave meanwhile)."""
@@ -263,6 +281,13 @@ class EventHub:
         SSE_VIEWERS.dec()
         if not reader.viewers:
             reader.empty_since = asyncio.get_running_loop().time()
+
+    def end_streams(self) -> None:
+        """Every open stream ends after what is queued for it: a stopping gateway does not
+        wait for its viewers (they reconnect with ``Last-Event-ID``, to another gateway)."""
+        for reader in self._readers.values():
+            for viewer in reader.viewers.everyone():
+                viewer.end()
 
     async def close(self) -> None:
         tasks = [r.task for r in self._readers.values() if r.task is not None]

@@ -81,3 +81,24 @@ def test_viewers_leave_without_a_trace() -> None:
     assert len(audience) == 0 and not any(v in audience for v in viewers)
     assert list(audience.of(_entry(1, "plaza", "c_1"))) == []
     assert not audience._by_room and not audience._by_combat
+
+
+def test_an_ended_stream_gets_its_end_mark_after_what_is_queued_even_when_full() -> None:
+    audience = Audience()
+    viewers = [_viewer(Narrow(combat="c_1"), size=3), _viewer(Narrow(), size=3)]
+    for viewer in viewers:
+        audience.add(viewer)
+    offer_all(audience, [_entry(1, "plaza", "c_1"), _entry(2, "plaza", "c_1")])
+    assert set(audience.everyone()) == set(viewers)
+    for viewer in audience.everyone():
+        viewer.end()
+        viewer.end()  # twice: one end mark
+    offer_all(audience, [_entry(3, "plaza", "c_1")])  # after the end: not queued
+    for viewer in viewers:
+        got = [viewer.queue.get_nowait() for _ in range(viewer.queue.qsize())]
+        assert [e.id if e else None for e in got] == ["1-0", "2-0", None]
+    crowded = _viewer(Narrow(), size=2)
+    crowded.offer(_entry(5, "plaza", "c_1"))
+    crowded.offer(_entry(6, "plaza", "c_1"))
+    crowded.end()  # full: the oldest entry makes room for the mark
+    assert [crowded.queue.get_nowait() for _ in range(2)][-1] is None

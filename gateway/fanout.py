@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi.sse import ServerSentEvent
+from fastapi.sse import format_sse_event
 from pydantic import ValidationError
 from redis.asyncio import Redis
 
@@ -63,7 +63,7 @@ class Entry:
     shown: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     cast: Cast = field(default_factory=Cast, compare=False, repr=False)  # names, taken once
     told: dict[Lang, str] = field(default_factory=dict, compare=False, repr=False)
-    frames: dict[Lang, ServerSentEvent] = field(default_factory=dict, compare=False, repr=False)
+    frames: dict[Lang, bytes] = field(default_factory=dict, compare=False, repr=False)
 
     def data(self, lang: Lang) -> str:
         """The SSE ``data`` in ``lang`` (told on first use)."""
@@ -73,13 +73,13 @@ class Entry:
             found = self.told[lang] = json.dumps(event, separators=(",", ":"))
         return found
 
-    def sse(self, lang: Lang) -> ServerSentEvent:
-        """The event as every full-view viewer of ``lang`` gets it (built once, not once per
-        viewer: a thousand viewers of a combat cost one)."""
+    def frame(self, lang: Lang) -> bytes:
+        """The event's Server-Sent Events frame as every full-view viewer of ``lang`` gets it
+        (built once, not once per viewer: a thousand viewers of a combat cost one)."""
         found = self.frames.get(lang)
         if found is None:
-            found = self.frames[lang] = ServerSentEvent(
-                id=self.id, event=self.type, raw_data=self.data(lang)
+            found = self.frames[lang] = format_sse_event(
+                data_str=self.data(lang), event=self.type, id=self.id
             )
         return found
 

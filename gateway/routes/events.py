@@ -27,12 +27,14 @@ Idle streams get a comment every ``REFEREE_SSE_KEEPALIVE_SECONDS`` so proxies ke
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
-from fastapi.sse import EventSourceResponse, ServerSentEvent
+from fastapi.responses import StreamingResponse
+from fastapi.sse import format_sse_event
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
@@ -118,7 +120,7 @@ async def stream_scope(
 @dataclass(frozen=True)
 class Session:
     viewer: Viewer
-    first: ServerSentEvent
+    first: bytes  # the stream's first frame: stream.opened or stream.reset
     after: str  # deliver what follows this id (from Redis up to the live position, then live)
 
 
@@ -148,8 +150,12 @@ async def _opening(gw: Gateway, stream: str, resume: str | None, viewer: Viewer)
     return Session(viewer, _control("stream.opened", resume, {"position": resume}), resume)
 
 
-def _control(kind: str, position: str | None, data: dict[str, Any]) -> ServerSentEvent:
-    return ServerSentEvent(id=position, event=kind, retry=RETRY_MS, data=data)
+def _control(kind: str, position: str | None, data: dict[str, Any]) -> bytes:
+    return format_sse_event(data_str=json.dumps(data), event=kind, id=position, retry=RETRY_MS)
+
+
+KEEPALIVE = format_sse_event(comment="keep-alive")
+BURST = 200  # events of one viewer written together, at most
 
 
 async def subscription(
@@ -166,21 +172,41 @@ async def subscription(
         gw.hub.unsubscribe(viewer)
 
 
-async def _sse(entry: Entry, scope: Scope, teller: Storyteller) -> ServerSentEvent:
+async def _frame(entry: Entry, scope: Scope, teller: Storyteller) -> bytes:
     lang = scope.voice.language
     if scope.player is None:
-        return entry.sse(lang)
+        return entry.frame(lang)
     data = await scope.player.data(entry, teller, lang)
-    return ServerSentEvent(id=entry.id, event=entry.type, raw_data=data)
+    return format_sse_event(data_str=data, event=entry.type, id=entry.id)
 
 
-@router.get("", response_class=EventSourceResponse)
+class EventStream(StreamingResponse):
+    """``text/event-stream`` written as the endpoint's bytes. Not FastAPI's
+    ``EventSourceResponse``: FastAPI would wrap a generator endpoint in its own per-event
+    machinery (a model, two memory streams and a timer per event and per viewer), where a
+    viewer here gets each burst of events as one write of frames built once."""
+
+    media_type = "text/event-stream"
+
+
+@router.get("", response_class=EventStream)
 async def stream_events(
     scope: Annotated[Scope, Depends(stream_scope)],
     session: Annotated[Session, Depends(subscription)],
     gw: Annotated[Gateway, Depends(gateway)],
-) -> AsyncIterator[ServerSentEvent]:
+) -> EventStream:
     """Every event of the community from now on (or after ``Last-Event-ID``)."""
+    headers = {
+        "Cache-Control": "no-cache",
+        "X-Accel-Buffering": "no",  # proxies such as nginx must not buffer the stream
+        **language_headers(scope.voice.language),
+    }
+    return EventStream(_frames(scope, session, gw), headers=headers)
+
+
+async def _frames(scope: Scope, session: Session, gw: Gateway) -> AsyncIterator[bytes]:
+    """The stream's bytes: what a burst of events brings is written at once (one write for
+    all the events a viewer has waiting, each a frame built once per language)."""
     yield session.first
     viewer, after, narrow = session.viewer, session.after, scope.narrow
     stream = gw.keys.events_stream(scope.tenant)
@@ -192,22 +218,30 @@ async def stream_events(
             break
         after = page[-1][0]
         pairs = [(entry_id, fields["e"]) for entry_id, fields in page]
-        for entry in await told_entries(pairs, teller):
-            if narrow.wants(entry):
-                yield await _sse(entry, scope, teller)
+        told = [e for e in await told_entries(pairs, teller) if narrow.wants(e)]
+        if told:
+            yield b"".join([await _frame(entry, scope, teller) for entry in told])
     keepalive = gw.settings.referee_sse_keepalive_seconds
     while True:
         try:
-            live = viewer.queue.get_nowait()  # a burst is read without a timer per event
+            burst = [viewer.queue.get_nowait()]
         except asyncio.QueueEmpty:
             try:
-                live = await asyncio.wait_for(viewer.queue.get(), keepalive)
+                async with asyncio.timeout(keepalive):
+                    burst = [await viewer.queue.get()]
             except TimeoutError:
-                yield ServerSentEvent(comment="keep-alive")
+                yield KEEPALIVE
                 continue
-        if live is None:
-            return  # fell a whole queue behind: the client resumes from its last id
-        if stream_order(live.id) <= stream_order(after):
-            continue
-        if narrow.wants(live):
-            yield await _sse(live, scope, teller)
+        while len(burst) < BURST and not viewer.queue.empty():
+            burst.append(viewer.queue.get_nowait())
+        frames = [
+            await _frame(live, scope, teller)
+            for live in burst
+            if live is not None
+            and stream_order(live.id) > stream_order(after)
+            and narrow.wants(live)
+        ]
+        if frames:
+            yield b"".join(frames)
+        if any(live is None for live in burst):
+            return  # ended: fell a whole queue behind, or the gateway stops

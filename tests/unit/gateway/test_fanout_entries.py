@@ -47,8 +47,8 @@ def test_an_entry_is_told_once_per_language_asked(monkeypatch: pytest.MonkeyPatc
 
 def test_an_entrys_frame_is_built_once_per_language() -> None:
     entry = Entry("1-0", "combatant.down", "plaza", "c_1", PUBLIC, cast=Cast({"bruno": "Bruno"}))
-    frame = entry.sse("es")
-    assert all(entry.sse("es") is frame for _ in range(1000))
-    assert frame.id == "1-0" and frame.event == "combatant.down"
-    assert frame.raw_data == entry.data("es")
-    assert entry.sse("en") is not frame and entry.sse("en").raw_data == entry.data("en")
+    frame = entry.frame("es")
+    assert all(entry.frame("es") is frame for _ in range(1000))
+    expected = f"event: combatant.down\ndata: {entry.data('es')}\nid: 1-0\n\n"
+    assert frame == expected.encode()
+    assert entry.frame("en") != frame and entry.data("en").encode() in entry.frame("en")

@@ -28,9 +28,8 @@ from aio_pika.abc import (
     AbstractRobustConnection,
 )
 from pydantic import ValidationError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from shared.delivery import TRANSIENT_ERRORS, MessageHandler, handle_delivered
 from shared.keys import Names
 from shared.logging import get_logger
 from shared.messages import SERVICES, Envelope, read_envelopes
@@ -40,19 +39,6 @@ from shared.settings import CommonSettings
 log = get_logger(__name__)
 
 CLOSE_SECONDS = 10.0  # a stopping process waits this long for the broker to close its connection
-
-MessageHandler = Callable[[Envelope], Awaitable[None]]
-
-TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
-    RedisConnectionError,
-    RedisTimeoutError,
-    ConnectionError,
-    TimeoutError,
-    aiormq.exceptions.AMQPConnectionError,
-    aiormq.exceptions.ChannelInvalidStateError,
-    aio_pika.exceptions.PublishError,
-)
-
 
 PUBLISH_ERRORS: tuple[type[BaseException], ...] = (
     *TRANSIENT_ERRORS,
@@ -354,40 +340,11 @@ class Bus:
             # A batch is handled event by event, in order; after a failure it comes back
             # whole and the events already handled are dropped as processed.
             for env in envelopes:
-                if not await self._handle_one(handler, env, message):
+                if not await handle_delivered(handler, env, message):
                     return
             await message.ack()
 
         return on_message
-
-    async def _handle_one(
-        self, handler: MessageHandler, env: Envelope, message: AbstractIncomingMessage
-    ) -> bool:
-        """Handle one envelope of ``message``; False when the message was given back."""
-        delay = 0.2
-        while True:
-            try:
-                await handler(env)
-            except TRANSIENT_ERRORS as exc:
-                # The store or the broker is down: hold the message (the partition waits)
-                # and retry instead of burning the delivery limit.
-                log.warning("handler_dependency_down", error=repr(exc), retry_in=delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
-                if message.channel.is_closed:  # the broker will redeliver it
-                    return False
-                continue
-            except Exception:
-                log.exception(
-                    "handler_failed",
-                    message_id=env.message_id,
-                    type=env.type,
-                    delivery_count=(message.headers or {}).get("x-delivery-count"),
-                )
-                await asyncio.sleep(0.1)
-                await message.nack(requeue=True)
-                return False
-            return True
 
     async def consumer_counts(self, queue_names: Iterable[str]) -> dict[str, int]:
         """Consumers per queue, read with passive declares on a throwaway channel."""

@@ -7,7 +7,9 @@ from collections import defaultdict
 
 import aio_pika
 import pytest
+from structlog.testing import capture_logs
 
+from shared import delivery
 from shared.bus import Bus, BusUnavailableError
 from shared.messages import Envelope, new_id, utcnow
 from tests.support.wait import eventually
@@ -136,3 +138,29 @@ async def test_consumer_counts_show_each_partition_served(bus: Bus) -> None:
     assert set((await bus.consumer_counts(names)).values()) == {0}
     await bus.consume_service("states", lambda env: asyncio.sleep(0))
     assert set((await bus.consumer_counts(names)).values()) == {1}
+
+
+async def test_a_stuck_handling_gives_its_message_back_and_the_partition_moves_on(
+    bus: Bus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A handling that waits for good (here: an event nobody sets) is logged and its message
+    redelivered, instead of holding its partition until the process stops."""
+    monkeypatch.setattr(delivery, "STUCK_SECONDS", 0.5)
+    handled: list[int] = []
+    stuck: list[int] = []
+    never = asyncio.Event()
+
+    async def handler(env: Envelope) -> None:
+        if env.payload["n"] == 0 and not stuck:
+            stuck.append(0)
+            await never.wait()
+        handled.append(env.payload["n"])
+
+    await bus.consume_service("turns", handler)
+    with capture_logs() as logs:
+        await bus.send_command("turns", envelope("stuck-room", 0))
+        await bus.send_command("turns", envelope("stuck-room", 1))
+        await eventually(lambda: handled == [0, 1], within=20)
+    assert stuck == [0]
+    found = [e for e in logs if e["event"] == "handler_stuck"]
+    assert len(found) == 1 and found[0]["type"] == "combat.act"

@@ -179,7 +179,10 @@ class TimerStore:
     async def arm_if_missing(self, timer_id: str, due_ms: int, payload: dict[str, Any]) -> bool:
         """The reconciler's re-arm: never moves a timer that is armed, leased or just fired."""
         keys = self.keys_of(ArmTimer(timer_id, due_ms, payload).owner)
-        return bool(await self._run(_ARM_MISSING, keys, [timer_id, due_ms, json.dumps(payload)]))
+        armed = bool(await self._run(_ARM_MISSING, keys, [timer_id, due_ms, json.dumps(payload)]))
+        if armed and self._armed is not None:
+            self._armed.set()
+        return armed
 
     async def cancel(self, timer_id: str, owner: str | None = None) -> None:
         await self.apply([CancelTimer(timer_id, owner)])

@@ -247,3 +247,11 @@ async def test_wait_armed_ends_when_this_process_arms_a_timer(redis: Redis, name
     assert not waiting.done()
     await store.arm("combat:x:turn", now_ms() + 60_000, {})
     await asyncio.wait_for(waiting, timeout=5)
+    # The reconciler's re-arm wakes it too; a re-arm that finds the timer armed does not.
+    waiting = asyncio.create_task(store.wait_armed(30))
+    await asyncio.sleep(0.05)
+    assert not await store.arm_if_missing("combat:x:turn", now_ms(), {})
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    assert await store.arm_if_missing("combat:y:turn", now_ms(), {})
+    await asyncio.wait_for(waiting, timeout=5)

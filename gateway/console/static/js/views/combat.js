@@ -184,15 +184,17 @@ export async function combatScreen(main, ctx, id, { player }) {
   let diceTimer = null;
   let loaded = false;
   const early = []; // live events that arrive before the log: shown after it, in order
-  const refresh = () => {
+  // The combat read again shortly after events arrive (a burst reads it once); a read that
+  // fails is tried again a few times, since the events that asked for it may be the last.
+  const refresh = (attempt = 0) => {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       try {
         apply(await get(`/v1/combats/${id}`, { query }));
       } catch {
-        /* the next event tries again */
+        if (attempt < 3) refresh(attempt + 1);
       }
-    }, 80);
+    }, attempt ? 1000 : 80);
   };
   const stream = openStream(
     { combat: id, ...query },
@@ -214,6 +216,9 @@ export async function combatScreen(main, ctx, id, { player }) {
   loaded = true;
   early.splice(0).forEach(addEvent);
   render();
+  // What was committed between the first read and the stream's start is in the log but
+  // reached no live event: read the combat once more.
+  refresh();
   await refreshDice();
   if (combat.phase === "ended" && !player) await aftermath();
   return () => {

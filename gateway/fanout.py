@@ -162,17 +162,16 @@ class Audience:
     an event, each once; the viewer's own :class:`Narrow` still decides."""
 
     def __init__(self) -> None:
+        self._all: set[Viewer] = set()
         self._everywhere: dict[str, set[Viewer]] = {}
         self._by_room: dict[str, set[Viewer]] = {}
         self._by_combat: dict[str, set[Viewer]] = {}
-        self._count = 0
 
     def __len__(self) -> int:
-        return self._count
+        return len(self._all)
 
     def __contains__(self, viewer: Viewer) -> bool:
-        where, keys = self._index(viewer)
-        return any(viewer in where.get(key, ()) for key in keys)
+        return viewer in self._all
 
     def _index(self, viewer: Viewer) -> tuple[dict[str, set[Viewer]], list[str]]:
         """Where a viewer is kept: the index and its keys (``""`` for the whole community)."""
@@ -185,31 +184,25 @@ class Audience:
         return self._everywhere, [""]
 
     def add(self, viewer: Viewer) -> None:
-        if viewer in self:
+        if viewer in self._all:
             return
+        self._all.add(viewer)
         where, keys = self._index(viewer)
         for key in keys:
             where.setdefault(key, set()).add(viewer)
-        self._count += 1
 
     def discard(self, viewer: Viewer) -> None:
-        if viewer not in self:
+        if viewer not in self._all:
             return
+        self._all.discard(viewer)
         where, keys = self._index(viewer)
         for key in keys:
             where[key].discard(viewer)
             if not where[key]:
                 del where[key]
-        self._count -= 1
 
     def everyone(self) -> list[Viewer]:
-        found = {
-            v
-            for place in (self._everywhere, self._by_room, self._by_combat)
-            for viewers in place.values()
-            for v in viewers
-        }
-        return list(found)
+        return list(self._all)
 
     def of(self, entry: Entry) -> Iterator[Viewer]:
         """The viewers ``entry`` is offered to (a copy: a viewer may leave meanwhile)."""

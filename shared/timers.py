@@ -134,7 +134,7 @@ class TimerStore:
         self.shards = list(shards)
         # When the next timer is due (Unix ms, leases included), as the last claim found it.
         self.next_due_ms: int | None = None
-        self._armed: asyncio.Event | None = None
+        self._armed = asyncio.Event()  # set when this process arms a timer
 
     def keys_of(self, owner: str | None) -> TimerKeys:
         return self.shards[shard_of(owner, len(self.shards))]
@@ -165,13 +165,11 @@ class TimerStore:
                     _CANCEL.queue(pipe, keys.all, [op.timer_id])
 
         await run_pipeline(self._redis, build, _ALL)
-        if self._armed is not None and any(isinstance(op, ArmTimer) for op in ops):
+        if any(isinstance(op, ArmTimer) for op in ops):
             self._armed.set()
 
     async def wait_armed(self, seconds: float) -> None:
         """Sleep ``seconds``, or less if this process arms a timer meanwhile."""
-        if self._armed is None:
-            self._armed = asyncio.Event()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._armed.wait(), seconds)
         self._armed.clear()
@@ -180,7 +178,7 @@ class TimerStore:
         """The reconciler's re-arm: never moves a timer that is armed, leased or just fired."""
         keys = self.keys_of(ArmTimer(timer_id, due_ms, payload).owner)
         armed = bool(await self._run(_ARM_MISSING, keys, [timer_id, due_ms, json.dumps(payload)]))
-        if armed and self._armed is not None:
+        if armed:
             self._armed.set()
         return armed
 

@@ -32,7 +32,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from fastapi.sse import format_sse_event
 from redis.asyncio import Redis
@@ -84,7 +84,6 @@ def resume_point(value: str | None, path: str) -> str | None:
 
 async def stream_scope(
     request: Request,
-    response: Response,
     principal: Annotated[Principal, Depends(reading_principal)],
     gw: Annotated[Gateway, Depends(gateway)],
     room: Annotated[Room | None, Query()] = None,
@@ -113,7 +112,6 @@ async def stream_scope(
         settings = await load_settings(gw, principal.community_id)
         player = PlayerLens(CombatReader(gw.redis, gw.keys), principal.community_id, settings)
     voice = await answer_voice(request, gw, principal.community_id)
-    response.headers.update(language_headers(voice.language))
     return Scope(principal.community_id, room, combat, resume, voice, principal.rooms, player)
 
 
@@ -237,10 +235,8 @@ async def _frames(scope: Scope, session: Session, gw: Gateway) -> AsyncIterator[
         frames = [
             await _frame(live, scope, teller)
             for live in burst
-            if live is not None
-            and stream_order(live.id) > stream_order(after)
-            and narrow.wants(live)
-        ]
+            if live is not None and stream_order(live.id) > stream_order(after)
+        ]  # the fan-out queued only what the viewer's narrow wants
         if frames:
             yield b"".join(frames)
         if any(live is None for live in burst):

@@ -4,6 +4,8 @@ several shards (one Redis Cluster slot each)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
@@ -106,7 +108,10 @@ async def test_the_poller_fires_each_due_timer_once_and_retries_a_failed_fire(
     assert await store.count() == 0
 
 
-async def run_poller(store: TimerStore, fired: list[str], until: int) -> None:
+@contextlib.asynccontextmanager
+async def polling(store: TimerStore, fired: list[str]) -> AsyncIterator[None]:
+    """A poller of 5 ms that records what it fires, stopped (and awaited) after the body."""
+
     async def fire(item: Claimed) -> None:
         fired.append(item.timer_id)
 
@@ -114,11 +119,16 @@ async def run_poller(store: TimerStore, fired: list[str], until: int) -> None:
     stop = asyncio.Event()
     task = asyncio.create_task(poller.run_forever(stop))
     try:
-        await eventually(lambda: len(fired) >= until, within=5)
-        await asyncio.sleep(0.05)  # a repeat would show now
+        yield
     finally:
         stop.set()
         await asyncio.wait_for(task, timeout=5)
+
+
+async def run_poller(store: TimerStore, fired: list[str], until: int) -> None:
+    async with polling(store, fired):
+        await eventually(lambda: len(fired) >= until, within=5)
+        await asyncio.sleep(0.05)  # a repeat would show now
 
 
 async def test_timers_of_many_combats_spread_over_several_slots_and_each_fires_once(
@@ -213,14 +223,7 @@ async def test_an_idle_poller_does_not_ask_redis_a_hundred_times_a_second(
     """Issue 15: with nothing due, a poller of 5 ms waits up to IDLE_MS between claims."""
     store = CountingStore(redis, Keys(namespace).timer_shards("turns", 1))
     fired: list[str] = []
-
-    async def fire(item: Claimed) -> None:
-        fired.append(item.timer_id)
-
-    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=2_000)
-    stop = asyncio.Event()
-    task = asyncio.create_task(poller.run_forever(stop))
-    try:
+    async with polling(store, fired):
         await asyncio.sleep(1.5)
         assert store.claims <= 4  # 300 at one claim every 5 ms
         # A timer this process arms wakes the poller: it fires when due, not a second later.
@@ -232,9 +235,6 @@ async def test_an_idle_poller_does_not_ask_redis_a_hundred_times_a_second(
         other = timers(redis, namespace)
         await other.arm("combat:b:turn", now_ms(), {})
         await eventually(lambda: fired == ["combat:a:turn", "combat:b:turn"], within=5)
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, timeout=5)
 
 
 async def test_wait_armed_ends_when_this_process_arms_a_timer(redis: Redis, namespace: str) -> None:

@@ -134,7 +134,10 @@ class TimerStore:
         self.shards = list(shards)
         # When the next timer is due (Unix ms, leases included), as the last claim found it.
         self.next_due_ms: int | None = None
-        self._armed = asyncio.Event()  # set when this process arms a timer
+        # Set when this process arms a timer due before its poller would wake anyway.
+        self._armed = asyncio.Event()
+        # When the sleeping poller wakes (Unix ms); None while it is not asleep.
+        self._wakes_at_ms: float | None = None
 
     def keys_of(self, owner: str | None) -> TimerKeys:
         return self.shards[shard_of(owner, len(self.shards))]
@@ -165,21 +168,34 @@ class TimerStore:
                     _CANCEL.queue(pipe, keys.all, [op.timer_id])
 
         await run_pipeline(self._redis, build, _ALL)
-        if any(isinstance(op, ArmTimer) for op in ops):
+        self._armed_due(min((op.due_ms for op in ops if isinstance(op, ArmTimer)), default=None))
+
+    def _armed_due(self, due_ms: int | None) -> None:
+        """Wake the poller for a timer this process armed, due at ``due_ms``, unless it is
+        asleep until before then: under load most commits arm a timer minutes ahead, and
+        waking for each was 2.7 claims per action in services/turns (issue 15)."""
+        if due_ms is None:
+            return
+        wakes = self._wakes_at_ms
+        if wakes is None or due_ms < wakes:
             self._armed.set()
 
     async def wait_armed(self, seconds: float) -> None:
-        """Sleep ``seconds``, or less if this process arms a timer meanwhile."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._armed.wait(), seconds)
-        self._armed.clear()
+        """Sleep ``seconds``, or less if this process arms a timer due sooner meanwhile."""
+        self._wakes_at_ms = time.time() * 1000 + seconds * 1000
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._armed.wait(), seconds)
+        finally:
+            self._wakes_at_ms = None
+            self._armed.clear()
 
     async def arm_if_missing(self, timer_id: str, due_ms: int, payload: dict[str, Any]) -> bool:
         """The reconciler's re-arm: never moves a timer that is armed, leased or just fired."""
         keys = self.keys_of(ArmTimer(timer_id, due_ms, payload).owner)
         armed = bool(await self._run(_ARM_MISSING, keys, [timer_id, due_ms, json.dumps(payload)]))
         if armed:
-            self._armed.set()
+            self._armed_due(due_ms)
         return armed
 
     async def cancel(self, timer_id: str, owner: str | None = None) -> None:

@@ -245,13 +245,22 @@ async def test_wait_armed_ends_when_this_process_arms_a_timer(redis: Redis, name
     await store.apply([CancelTimer("combat:x:turn", "combat:x")])  # a cancel wakes nobody
     await asyncio.sleep(0.05)
     assert not waiting.done()
-    await store.arm("combat:x:turn", now_ms() + 60_000, {})
+    # A timer due after the poller wakes anyway wakes nobody: most commits arm one minutes
+    # ahead (issue 15: waking for each was 2.7 claims per action in services/turns).
+    await store.arm("combat:w:turn", now_ms() + 60_000, {})
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    await store.arm("combat:x:turn", now_ms() + 20_000, {})  # before the 30 s are out
     await asyncio.wait_for(waiting, timeout=5)
     # The reconciler's re-arm wakes it too; a re-arm that finds the timer armed does not.
     waiting = asyncio.create_task(store.wait_armed(30))
     await asyncio.sleep(0.05)
     assert not await store.arm_if_missing("combat:x:turn", now_ms(), {})
+    assert await store.arm_if_missing("combat:v:turn", now_ms() + 60_000, {})
     await asyncio.sleep(0.05)
     assert not waiting.done()
     assert await store.arm_if_missing("combat:y:turn", now_ms(), {})
     await asyncio.wait_for(waiting, timeout=5)
+    # A timer armed while the poller is not asleep (it is claiming) wakes its next sleep.
+    await store.arm("combat:z:turn", now_ms() + 60_000, {})
+    await asyncio.wait_for(store.wait_armed(30), timeout=5)

@@ -18,6 +18,7 @@ from redis.asyncio import Redis
 TICKS = os.sysconf("SC_CLK_TCK")
 MACHINE = "machine (all processes)"
 OTHERS = "others (not part of this run)"
+COMMANDS = "redis commands"
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -56,6 +57,12 @@ async def redis_cpu(redis: Redis) -> float:
     return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
 
 
+async def redis_commands(redis: Redis) -> float:
+    """Commands Redis has processed since it started (every client's: the bench runs alone)."""
+    info = await redis.info("stats")
+    return float(info["total_commands_processed"])
+
+
 class CpuMeter:
     """CPU seconds spent by named processes between :meth:`start` and :meth:`stop`."""
 
@@ -70,6 +77,7 @@ class CpuMeter:
         sample = {name: cpu_seconds(pid) for name, pid in self.pids.items()}
         sample["redis"] = await redis_cpu(self.redis)
         sample[MACHINE] = machine_busy_seconds()
+        sample[COMMANDS] = await redis_commands(self.redis)
         return sample
 
     async def start(self) -> None:
@@ -84,9 +92,12 @@ class CpuMeter:
             if before is None or after is None:
                 continue
             used = after - before
+            if name == COMMANDS:
+                report[name] = {"count": int(used)}
+                continue
             report[name] = {"cpu_s": round(used, 2), "cores": round(used / seconds, 2)}
         if MACHINE in report:
-            ours = sum(v["cpu_s"] for k, v in report.items() if k != MACHINE)
+            ours = sum(v.get("cpu_s", 0.0) for k, v in report.items() if k != MACHINE)
             others = max(report[MACHINE]["cpu_s"] - ours, 0.0)
             report[OTHERS] = {"cpu_s": round(others, 2), "cores": round(others / seconds, 2)}
         return report
@@ -104,8 +115,12 @@ async def cpu_over_window(
 
 
 def per_operation(cpu: dict[str, Any], operations: int) -> None:
-    """Add each process's CPU milliseconds per completed operation (action or request)."""
+    """Add each process's CPU milliseconds per completed operation (action or request), and
+    the Redis commands per operation."""
     for row in cpu.values():
+        if "count" in row:
+            row["per_op"] = round(row["count"] / operations, 1) if operations else None
+            continue
         row["ms_per_op"] = round(row["cpu_s"] * 1000 / operations, 2) if operations else None
 
 

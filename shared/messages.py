@@ -243,9 +243,41 @@ SUBSCRIPTIONS: Final[dict[str, frozenset[str]]] = {
 }
 
 
-def subscribers_of(event_type: str) -> list[str]:
-    """The services that consume an event type, in a stable order."""
-    return [name for name in SERVICES if event_type in SUBSCRIPTIONS[name]]
+# What a service leaves unused, for combats of one ruleset, of the events it subscribes to:
+# those are not sent to it (issue 15: each cost a delivery, a load and a parse that changed
+# nothing). cypher and l5r resolve a hit from its request and keep no durations, ticks,
+# regenerations or joiners in services/resolution; their records in services/states follow
+# only a combat's start and end. tests/unit/test_unused_events.py holds each entry to it.
+_RESOLVES_ONLY: Final = frozenset(
+    {ACTION_DECLARED, TURN_STARTED, TURN_ENDED, COMBATANT_JOINED, COMBATANT_FLED}
+)
+_STARTS_AND_ENDS_ONLY: Final = frozenset(
+    {
+        ACTION_DECLARED,
+        COMBATANT_JOINED,
+        COMBATANT_FLED,
+        EFFECT_APPLIED,
+        CONDITION_CARRIED,
+        ITEM_STOLEN,
+    }
+)
+UNUSED: Final[dict[tuple[str, str], frozenset[str]]] = {
+    ("resolution", "cypher"): _RESOLVES_ONLY,
+    ("resolution", "l5r"): _RESOLVES_ONLY,
+    ("states", "cypher"): _STARTS_AND_ENDS_ONLY,
+    ("states", "l5r"): _STARTS_AND_ENDS_ONLY,
+}
+
+
+def subscribers_of(event_type: str, ruleset: str | None = None) -> list[str]:
+    """The services that consume an event type, in a stable order; with ``ruleset`` (the
+    combat's), only those that use it in a combat of that ruleset."""
+    return [
+        name
+        for name in SERVICES
+        if event_type in SUBSCRIPTIONS[name]
+        and event_type not in UNUSED.get((name, ruleset or ""), frozenset())
+    ]
 
 
 # Which service owns each gateway command.

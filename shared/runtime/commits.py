@@ -107,6 +107,8 @@ class CommitBuilder:
         # destination (exchange, routing key) -> [(envelope, body)], in first-use order
         routes: dict[tuple[str, str], list[tuple[Envelope, str]]] = {}
         log_entries: list[str] = []
+        # A service is not sent what its part of the combat's ruleset leaves unused.
+        ruleset = str((decision.state or {}).get("ruleset") or "") or None
         for index, event in enumerate(decision.events):
             out = envelope(
                 event.type,
@@ -123,7 +125,7 @@ class CommitBuilder:
             if event.type not in INTERNAL_EVENTS:
                 routes.setdefault((self.names.events(), ""), []).append((out, body))
                 log_entries.append(body)
-            for service in subscribers_of(event.type):
+            for service in subscribers_of(event.type, ruleset):
                 routes.setdefault((self.names.commands(service), env.room), []).append((out, body))
         outbox: list[OutboxEntry] = []
         for (exchange, routing_key), items in routes.items():

@@ -79,6 +79,7 @@ class Chain:
         self.interleave = interleave
         self.twice = twice
         self.delivered = 0
+        self.handled: list[tuple[str, str]] = []  # (service, message type), in order
         self.timers: dict[str, MemoryTimers] = {}
         self.runtimes: dict[str, ServiceRuntime] = {}
         self.pollers: dict[str, TimerPoller] = {}
@@ -117,6 +118,7 @@ class Chain:
         delivery = self.bus.queues[service].popleft()
         for _ in range(2 if self.twice else 1):
             for env in read_envelopes(delivery.type, delivery.body):
+                self.handled.append((service, env.type))
                 await self.runtimes[service].handle(env)
         self.delivered += 1
         return True

@@ -92,9 +92,16 @@ return 1
 """
 )
 
+# A cancelled timer is kept among the fired ones this long (its score is set so that the
+# acks' trim of the fired set drops it then), so that a reconciler pass that read the state
+# before the cancel does not arm the timer again (timer ids are never reused).
+CANCELLED_KEEP_MS = 300_000
+
 _CANCEL = Script(
     """
-redis.call('ZREM', KEYS[1], ARGV[1])
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('ZADD', KEYS[3], tonumber(ARGV[2]) - tonumber(ARGV[3]) + tonumber(ARGV[4]), ARGV[1])
+end
 redis.call('HDEL', KEYS[2], ARGV[1])
 return 1
 """
@@ -157,6 +164,7 @@ class TimerStore:
 
     async def apply(self, ops: Sequence[TimerOp]) -> None:
         """Outbox timer entries (arm / cancel), in order, in one round trip."""
+        now = now_ms()
 
         def build(pipe: Pipeline) -> None:
             for op in ops:
@@ -165,7 +173,8 @@ class TimerStore:
                     _ARM.queue(pipe, self.keys_of(op.owner).all, args)
                     continue
                 for keys in self._everywhere(op.owner):
-                    _CANCEL.queue(pipe, keys.all, [op.timer_id])
+                    args = [op.timer_id, now, FIRED_KEEP_MS, CANCELLED_KEEP_MS]
+                    _CANCEL.queue(pipe, keys.all, args)
 
         await run_pipeline(self._redis, build, _ALL)
         self._armed_due(min((op.due_ms for op in ops if isinstance(op, ArmTimer)), default=None))

@@ -13,7 +13,16 @@ from redis.crc import key_slot
 
 from shared.keys import Keys
 from shared.outbox_entry import ArmTimer, CancelTimer
-from shared.timers import DEFAULT_SHARDS, Claimed, TimerPoller, TimerStore, now_ms, shard_of
+from shared.timers import (
+    CANCELLED_KEEP_MS,
+    DEFAULT_SHARDS,
+    FIRED_KEEP_MS,
+    Claimed,
+    TimerPoller,
+    TimerStore,
+    now_ms,
+    shard_of,
+)
 from tests.support.wait import eventually
 
 pytestmark = pytest.mark.integration
@@ -77,6 +86,28 @@ async def test_a_timer_that_just_fired_is_not_rearmed_by_the_reconciler(
     assert await store.ack(claimed)  # fired: its command may still wait in a partition
     assert not await store.arm_if_missing("t", 1_000, {})
     assert await store.due_of("t") is None
+
+
+async def test_a_cancelled_timer_is_not_armed_again_by_the_reconciler(
+    redis: Redis, namespace: str
+) -> None:
+    """A reconciler pass reads a combat, a commit then cancels one of the timers that state
+    expected (a turn passed), and the pass comes to that timer: it must not arm it again (it
+    would fire once more, stale, and log ``timers_rearmed_by_reconciler``, as once in the
+    full bench). The mark lasts CANCELLED_KEEP_MS."""
+    store = timers(redis, namespace)
+    await store.arm("combat:a:turn-1", now_ms() + 60_000, {})
+    before = now_ms()
+    await store.cancel("combat:a:turn-1")
+    assert not await store.arm_if_missing("combat:a:turn-1", now_ms() + 60_000, {})
+    assert await store.due_of("combat:a:turn-1") is None
+    marked = await redis.zscore(store.keys_of("combat:a").fired, "combat:a:turn-1")
+    assert marked is not None
+    expires = marked + FIRED_KEEP_MS  # when the acks' trim drops it
+    assert before + CANCELLED_KEEP_MS <= expires <= now_ms() + CANCELLED_KEEP_MS
+    # A cancel of a timer that was not armed leaves no mark: the reconciler may arm it.
+    await store.cancel("combat:b:turn-1")
+    assert await store.arm_if_missing("combat:b:turn-1", now_ms() + 60_000, {})
 
 
 async def test_the_poller_fires_each_due_timer_once_and_retries_a_failed_fire(

@@ -269,14 +269,14 @@ UNUSED: Final[dict[tuple[str, str], frozenset[str]]] = {
 }
 
 
-def subscribers_of(event_type: str, ruleset: str | None = None) -> list[str]:
+def subscribers_of(event_type: str, ruleset: str = "") -> list[str]:
     """The services that consume an event type, in a stable order; with ``ruleset`` (the
     combat's), only those that use it in a combat of that ruleset."""
     return [
         name
         for name in SERVICES
         if event_type in SUBSCRIPTIONS[name]
-        and event_type not in UNUSED.get((name, ruleset or ""), frozenset())
+        and event_type not in UNUSED.get((name, ruleset), frozenset())
     ]
 
 

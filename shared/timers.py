@@ -100,7 +100,7 @@ CANCELLED_KEEP_MS = 300_000
 _CANCEL = Script(
     """
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
-  redis.call('ZADD', KEYS[3], tonumber(ARGV[2]) - tonumber(ARGV[3]) + tonumber(ARGV[4]), ARGV[1])
+  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 end
 redis.call('HDEL', KEYS[2], ARGV[1])
 return 1
@@ -120,6 +120,12 @@ class Claimed:
 
 def now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def cancelled_mark(now: int) -> int:
+    """The fired-set score of a timer cancelled at ``now``: the acks' trim of the fired set
+    (older than FIRED_KEEP_MS) drops it CANCELLED_KEEP_MS later."""
+    return now - FIRED_KEEP_MS + CANCELLED_KEEP_MS
 
 
 def shard_of(owner: str | None, shards: int) -> int:
@@ -164,7 +170,7 @@ class TimerStore:
 
     async def apply(self, ops: Sequence[TimerOp]) -> None:
         """Outbox timer entries (arm / cancel), in order, in one round trip."""
-        now = now_ms()
+        mark = cancelled_mark(now_ms())
 
         def build(pipe: Pipeline) -> None:
             for op in ops:
@@ -173,8 +179,7 @@ class TimerStore:
                     _ARM.queue(pipe, self.keys_of(op.owner).all, args)
                     continue
                 for keys in self._everywhere(op.owner):
-                    args = [op.timer_id, now, FIRED_KEEP_MS, CANCELLED_KEEP_MS]
-                    _CANCEL.queue(pipe, keys.all, args)
+                    _CANCEL.queue(pipe, keys.all, [op.timer_id, mark])
 
         await run_pipeline(self._redis, build, _ALL)
         self._armed_due(min((op.due_ms for op in ops if isinstance(op, ArmTimer)), default=None))
@@ -191,7 +196,7 @@ class TimerStore:
 
     async def wait_armed(self, seconds: float) -> None:
         """Sleep ``seconds``, or less if this process arms a timer due sooner meanwhile."""
-        self._wakes_at_ms = time.time() * 1000 + seconds * 1000
+        self._wakes_at_ms = now_ms() + seconds * 1000
         try:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._armed.wait(), seconds)

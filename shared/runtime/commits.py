@@ -107,8 +107,10 @@ class CommitBuilder:
         # destination (exchange, routing key) -> [(envelope, body)], in first-use order
         routes: dict[tuple[str, str], list[tuple[Envelope, str]]] = {}
         log_entries: list[str] = []
-        # A service is not sent what its part of the combat's ruleset leaves unused.
-        ruleset = str((decision.state or {}).get("ruleset") or "") or None
+        # A service is not sent what its part of the combat's ruleset leaves unused (the
+        # aggregate's ruleset: a combat's in turns and resolution; states' character records
+        # send services nothing they subscribe to).
+        ruleset = str((decision.state or {}).get("ruleset") or "")
         for index, event in enumerate(decision.events):
             out = envelope(
                 event.type,

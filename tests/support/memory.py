@@ -29,7 +29,7 @@ from shared.messages import SERVICES, Envelope, read_envelopes
 from shared.outbox import OutboxClaim, carry_out
 from shared.outbox_entry import ArmTimer, OutboxEntry, TimerOp, dump_entry, load_entry
 from shared.store import Commit, CommitResult, CommitStatus, Loaded
-from shared.timers import CANCELLED_KEEP_MS, FIRED_KEEP_MS, Claimed
+from shared.timers import FIRED_KEEP_MS, Claimed, cancelled_mark
 
 
 def _dumps(value: Any) -> str:
@@ -158,8 +158,7 @@ class MemoryTimers:
                 self.payloads[op.timer_id] = json.loads(_dumps(op.payload))
             else:
                 if self.due.pop(op.timer_id, None) is not None:  # as the cancel script
-                    now = self._clock.now_ms()
-                    self.fired[op.timer_id] = now - FIRED_KEEP_MS + CANCELLED_KEEP_MS
+                    self.fired[op.timer_id] = cancelled_mark(self._clock.now_ms())
                 self.payloads.pop(op.timer_id, None)
 
     async def arm_if_missing(self, timer_id: str, due_ms: int, payload: dict[str, Any]) -> bool:

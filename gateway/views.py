@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from typing import Any
 
+from pydantic_core import from_json
 from redis.asyncio import Redis
 
 from shared.keys import Keys
@@ -95,11 +95,11 @@ class CombatReader:
             turns_raw, res_raw, version = await pipe.execute()
         if turns_raw is None:
             return None
-        turns = json.loads(turns_raw)
+        turns = from_json(turns_raw)
         _remember(agg.version, turns)
         if turns.get("tenant") != tenant:
             return None
-        resolution = json.loads(res_raw) if res_raw else None
+        resolution = from_json(res_raw) if res_raw else None
         return merge_combat(turns, resolution, int(version or 0))
 
     async def version(self, combat_id: str) -> int:

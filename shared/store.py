@@ -10,7 +10,6 @@ the read model. Every key carries the aggregate's hash tag, so the script touche
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 import time
 import zlib
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
+from pydantic_core import from_json, to_json
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
@@ -235,7 +235,7 @@ class AggregateStore:
             commit.message_id,
             (commit.now_ms - PROCESSED_RETENTION_MS) // 1000,
             "" if commit.if_match is None else commit.if_match,
-            "" if commit.view is None else json.dumps(commit.view, separators=(",", ":")),
+            "" if commit.view is None else to_json(commit.view),
             commit.ttl_seconds,
             digest_of(commit.message_id) + (commit.now_ms // 1000).to_bytes(4, "big"),
             len(commit.outbox),
@@ -270,7 +270,7 @@ class AggregateStore:
     async def read_view(self, agg: Aggregate) -> dict[str, Any] | None:
         """The read model the aggregate's service last published (``None`` if none)."""
         raw = await self._redis.get(agg.view)
-        return None if raw is None else dict(json.loads(raw))
+        return None if raw is None else dict(from_json(raw))
 
     async def last_logged(self, agg: Aggregate, count: int) -> list[tuple[str, str]]:
         """The newest ``count`` entries of the aggregate's log, newest first: (entry id
@@ -297,7 +297,7 @@ def digest_of(message_id: str) -> bytes:
 
 def encode_state(state: dict[str, Any]) -> bytes:
     """A state as the commit stores it: its compact JSON, zlib-compressed."""
-    return zlib.compress(json.dumps(state, separators=(",", ":")).encode(), STATE_COMPRESSION)
+    return zlib.compress(to_json(state), STATE_COMPRESSION)
 
 
 def decode_state(raw: bytes | str) -> dict[str, Any]:
@@ -307,7 +307,7 @@ def decode_state(raw: bytes | str) -> dict[str, Any]:
     data = raw.encode() if isinstance(raw, str) else raw
     if data[:1] != b"{":
         data = zlib.decompress(data)
-    return dict(json.loads(data))
+    return dict(from_json(data))
 
 
 def _loaded(version: Any, data: Any) -> Loaded:

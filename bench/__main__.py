@@ -37,7 +37,7 @@ from tests.support.infra import (
     LOOPBACK_REDIS,
     new_namespace,
 )
-from tests.support.suite import Suite
+from tests.support.suite import PROCESSES, Suite, free_port
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -123,6 +123,11 @@ async def suite_phase(
     replicas: int = 1,
 ) -> dict[str, Any]:
     rabbitmq_url, redis_url = urls
+    # Each service replica serves its metrics (the broker messages it published and
+    # consumed); the gateway serves its own on the API's port.
+    services = [name for name in PROCESSES if name != "gateway"]
+    replica_names = [f"{s}-{r}" if r > 1 else s for s in services for r in range(1, replicas + 1)]
+    metrics_ports = {name: free_port() for name in replica_names}
     suite = Suite(
         namespace=namespace,
         rabbitmq_url=rabbitmq_url,
@@ -136,6 +141,9 @@ async def suite_phase(
             "LOG_JSON": "true",
             "REFEREE_RATE_PER_SECOND": "100000",
             "REFEREE_RATE_BURST": "100000",
+        },
+        process_env={
+            name: {"REFEREE_METRICS_PORT": str(port)} for name, port in metrics_ports.items()
         },
     )
     redis = Redis.from_url(redis_url)
@@ -152,6 +160,10 @@ async def suite_phase(
             timer_combats=args.timer_combats,
             timer_turn_seconds=args.timer_turn_seconds,
             viewers=args.viewers if combats == max(args.combats) else 0,
+            metrics=(
+                f"{suite.base_url}/metrics",
+                *(f"http://127.0.0.1:{port}/metrics" for port in metrics_ports.values()),
+            ),
         )
         pids = {name: proc.pid for name, proc in suite.procs.items()}
         print(f"playing {combats} combats for {args.warmup}+{args.seconds} s ...", flush=True)

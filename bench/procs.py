@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from redis.asyncio import Redis
+
+from bench.messages import is_count, suite_counts
 
 TICKS = os.sysconf("SC_CLK_TCK")
 MACHINE = "machine (all processes)"
@@ -66,8 +69,9 @@ async def redis_commands(redis: Redis) -> float:
 class CpuMeter:
     """CPU seconds spent by named processes between :meth:`start` and :meth:`stop`."""
 
-    def __init__(self, pids: dict[str, int], redis: Redis) -> None:
+    def __init__(self, pids: dict[str, int], redis: Redis, metrics: Sequence[str] = ()) -> None:
         self.pids = {**pids, "bench (load generator)": os.getpid()}
+        self.metrics = metrics  # the processes' metrics pages: messages published, consumed
         for index, pid in enumerate(pids_named("beam.smp")):
             self.pids[f"rabbitmq{index or ''}"] = pid
         self.redis = redis
@@ -78,6 +82,7 @@ class CpuMeter:
         sample["redis"] = await redis_cpu(self.redis)
         sample[MACHINE] = machine_busy_seconds()
         sample[COMMANDS] = await redis_commands(self.redis)
+        sample.update(await suite_counts(self.metrics))
         return sample
 
     async def start(self) -> None:
@@ -92,7 +97,7 @@ class CpuMeter:
             if before is None or after is None:
                 continue
             used = after - before
-            if name == COMMANDS:
+            if name == COMMANDS or is_count(name):
                 report[name] = {"count": int(used)}
                 continue
             report[name] = {"cpu_s": round(used, 2), "cores": round(used / seconds, 2)}
@@ -104,10 +109,15 @@ class CpuMeter:
 
 
 async def cpu_over_window(
-    pids: dict[str, int], redis: Redis, warmup: float, seconds: float
+    pids: dict[str, int],
+    redis: Redis,
+    warmup: float,
+    seconds: float,
+    metrics: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """CPU per process over the measured window (it starts after ``warmup``)."""
-    meter = CpuMeter(pids, redis)
+    """CPU per process over the measured window (it starts after ``warmup``), and the
+    message counts of the processes whose metrics pages are ``metrics``."""
+    meter = CpuMeter(pids, redis, metrics)
     await asyncio.sleep(warmup)
     await meter.start()
     await asyncio.sleep(seconds)

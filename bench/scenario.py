@@ -48,6 +48,7 @@ class Plan:
     timer_turn_seconds: int = 4
     idle_seconds: float = 5.0
     viewers: int = 0  # idle SSE viewers of a second load (0: no second load)
+    metrics: tuple[str, ...] = ()  # the processes' metrics pages (broker messages counted)
 
 
 def _wall_ms(monotonic: float) -> float:
@@ -83,7 +84,9 @@ async def run_suite(plan: Plan, redis: Redis, pids: dict[str, int]) -> dict[str,
         await asyncio.sleep(plan.idle_seconds)  # a measured interval, not a wait for an event
         idle_end = time.monotonic()
 
-        cpu_task = asyncio.create_task(cpu_over_window(pids, redis, plan.warmup, plan.seconds))
+        cpu_task = asyncio.create_task(
+            cpu_over_window(pids, redis, plan.warmup, plan.seconds, plan.metrics)
+        )
         load = await run_load(
             plan.base_url, play_key, views, warmup=plan.warmup, seconds=plan.seconds
         )

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.messages import message_lines
 from bench.procs import COMMANDS
 
 PERCENTILES = (50.0, 95.0, 99.0)
@@ -233,7 +234,7 @@ def render(figures: dict[str, Any]) -> str:
         if cpu:
             lines.append(f"-- CPU over the measured window ({name}): cores, ms per operation")
             for proc, row in cpu.items():
-                if "count" in row:  # not a process: the commands Redis processed
+                if "count" in row:  # not a process: Redis commands, broker messages
                     continue
                 per_op = _fmt(row.get("ms_per_op"), " ms")
                 lines.append(f"  {proc:<30} {row['cores']:>5.2f}   {per_op:>10}")
@@ -241,6 +242,7 @@ def render(figures: dict[str, Any]) -> str:
             if commands:
                 per = _fmt(commands.get("per_op"))
                 lines.append(f"  Redis commands per operation    {per:>16}")
+            lines += message_lines(cpu)
     if suite and bare:
         lines.append("== suite beside the bare stack ==")
         lines.append(f"{'figure':<12} {'suite':>12} {'bare':>12} {'suite/bare':>11}")

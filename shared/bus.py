@@ -33,7 +33,7 @@ from shared.delivery import TRANSIENT_ERRORS, MessageHandler, handle_delivered
 from shared.keys import Names
 from shared.logging import get_logger
 from shared.messages import SERVICES, Envelope, read_envelopes
-from shared.metrics import REDELIVERED
+from shared.metrics import DELIVERIES, PUBLISHED, REDELIVERED
 from shared.settings import CommonSettings
 
 log = get_logger(__name__)
@@ -253,6 +253,7 @@ class Bus:
                     )
                     self._exchanges[exchange] = target
                 await target.publish(message, routing_key=routing_key, mandatory=mandatory)
+            PUBLISHED.labels(self._destination(exchange)).inc()
         except PUBLISH_ERRORS as exc:
             raise BusUnavailableError(
                 f"publish to {exchange!r}/{routing_key!r} failed: {described(exc)}"
@@ -266,6 +267,17 @@ class Bus:
             raise BusUnavailableError(
                 f"publish to {exchange!r}/{routing_key!r} cut off with its connection"
             ) from exc
+
+    def _destination(self, exchange: str) -> str:
+        """The ``destination`` label of :data:`shared.metrics.PUBLISHED`."""
+        if exchange == "":
+            return "reply"
+        if exchange == self.names.events():
+            return "events"
+        for service in SERVICES:
+            if exchange == self.names.commands(service):
+                return service
+        return "other"
 
     async def publish(self, exchange: str, routing_key: str, env: Envelope) -> None:
         await self.publish_raw(
@@ -322,6 +334,7 @@ class Bus:
         self, handler: MessageHandler, service: str
     ) -> Callable[[AbstractIncomingMessage], Awaitable[None]]:
         async def on_message(message: AbstractIncomingMessage) -> None:
+            DELIVERIES.labels(service).inc()
             try:
                 envelopes = read_envelopes(message.type, message.body)
             except (ValidationError, ValueError):

@@ -15,6 +15,17 @@ HANDLE_SECONDS = Histogram(
     ["service", "type"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
 )
+DELIVERIES = Counter(
+    "referee_deliveries_total",
+    "Broker messages consumed (a batch of a commit's events is one)",
+    ["service"],
+)
+PUBLISHED = Counter(
+    "referee_published_total",
+    "Messages published and confirmed, by destination: events (the public exchange), reply "
+    "(a gateway's reply queue), or the service whose commands exchange took it",
+    ["destination"],
+)
 CONFLICTS = Counter(
     "referee_commit_conflicts_total", "Commits retried after a version conflict", ["service"]
 )

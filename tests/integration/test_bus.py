@@ -7,6 +7,7 @@ from collections import defaultdict
 
 import aio_pika
 import pytest
+from prometheus_client import REGISTRY
 from structlog.testing import capture_logs
 
 from shared import delivery
@@ -164,3 +165,31 @@ async def test_a_stuck_handling_gives_its_message_back_and_the_partition_moves_o
     assert stuck == [0]
     found = [e for e in logs if e["event"] == "handler_stuck"]
     assert len(found) == 1 and found[0]["type"] == "combat.act"
+
+
+async def test_publishes_are_counted_by_destination_and_deliveries_by_consumer(bus: Bus) -> None:
+    """The counters the bench reads to tell the broker messages an action costs."""
+
+    def count(name: str, labels: dict[str, str]) -> float:
+        return REGISTRY.get_sample_value(name, labels) or 0.0
+
+    handled: list[Envelope] = []
+
+    async def handler(env: Envelope) -> None:
+        handled.append(env)
+
+    await bus.consume_service("resolution", handler)
+    before = {
+        "resolution": count("referee_published_total", {"destination": "resolution"}),
+        "events": count("referee_published_total", {"destination": "events"}),
+        "delivered": count("referee_deliveries_total", {"service": "resolution"}),
+    }
+    for n in range(3):
+        await bus.send_command("resolution", envelope("room-counted", n))
+    await bus.publish(bus.names.events(), "combat.started", envelope("room-counted", 9))
+    await eventually(lambda: len(handled) == 3)
+    assert count("referee_published_total", {"destination": "resolution"}) == (
+        before["resolution"] + 3
+    )
+    assert count("referee_published_total", {"destination": "events"}) == before["events"] + 1
+    assert count("referee_deliveries_total", {"service": "resolution"}) == before["delivered"] + 3

@@ -2,9 +2,10 @@
 
 Each gateway instance has an exclusive reply queue. A command carries its name in
 ``reply_to``; every service copies it onto the messages its handling produces, and the outbox
-relay also sends a commit's public events to this queue (``reply.batch``). The first event
-marked ``final`` (or a ``command.rejected``) completes the wait; on timeout the caller
-answers 202 and the client polls.
+relay sends the public events of the commit that ends the chain to this queue
+(``reply.batch``; the route reads the earlier commits' events from the combat's log). The
+first event marked ``final`` (or a ``command.rejected``) completes the wait; on timeout the
+caller answers 202 and the client polls.
 """
 
 from __future__ import annotations

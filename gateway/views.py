@@ -52,6 +52,8 @@ def merge_combat(
 # combats this process read lately: an action then reads the version alone before it is sent.
 _FIXED: OrderedDict[str, tuple[str, str, str]] = OrderedDict()
 FIXED_KEPT = 20_000
+# Log entries read per round trip while gathering one request's events.
+CHAIN_PAGE = 100
 
 
 def _remember(key: str, turns: dict[str, Any]) -> None:
@@ -101,6 +103,35 @@ class CombatReader:
             return None
         resolution = from_json(res_raw) if res_raw else None
         return merge_combat(turns, resolution, int(version or 0))
+
+    async def mark_sent(self, combat_id: str, sent_key: str, record: str, ttl_s: int) -> str:
+        """Keep an action's sent record and read where the combat's log stands, in one round
+        trip: the id of its newest entry (``0-0`` while it has none). Every event of the
+        action is logged after it."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(sent_key, record, ex=ttl_s)
+            pipe.xrevrange(self.keys.combat("turns", combat_id).log, count=1)
+            _, newest = await pipe.execute()
+        found = entries(newest)
+        return found[0][0] if found else "0-0"
+
+    async def chain_events(self, combat_id: str, correlation_id: str, after: str) -> list[Envelope]:
+        """The events of one request's chain, in the order they were committed: the combat's
+        log entries after ``after`` that carry its correlation id (the others are not parsed)."""
+        key = self.keys.combat("turns", combat_id).log
+        needle = f'"correlation_id":"{correlation_id}"'.encode()
+        found: list[Envelope] = []
+        start = f"({after}"
+        while True:
+            page = entries(await self.redis.xrange(key, start, "+", count=CHAIN_PAGE))
+            for _, fields in page:
+                raw = fields.get("e", b"")
+                raw = raw if isinstance(raw, bytes) else str(raw).encode()
+                if needle in raw:
+                    found.append(Envelope.model_validate_json(raw))
+            if len(page) < CHAIN_PAGE:
+                return found
+            start = f"({page[-1][0]}"
 
     async def version(self, combat_id: str) -> int:
         raw = await self.redis.get(self.keys.combat("turns", combat_id).version)

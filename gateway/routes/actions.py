@@ -122,8 +122,10 @@ async def act(
                 "version_mismatch", details={"expected": expected, "actual": combat["version"]}
             )
         action_id = ids_for(tenant, key, "action", "a")
+        command_id = ids_for(tenant, key, "action-command", "m")
         sent = gw.keys.action_sent(tenant, action_id)
-        await gw.redis.set(sent, sent_record(combat_id, now_ms()), ex=OUTCOME_TTL_S)
+        record = sent_record(combat_id, now_ms())
+        logged_before = await combats.mark_sent(combat_id, sent, record, OUTCOME_TTL_S)
         # A resume carries who asked and the stall's evidence (how long the log is quiet).
         resume = isinstance(action, ResumeAction)
         command = ActOnCombat(
@@ -143,7 +145,7 @@ async def act(
                 room=combat["room"],
                 combat_id=combat_id,
                 correlation_id=action_id,
-                message_id=ids_for(tenant, key, "action-command", "m"),
+                message_id=command_id,
             )
         except BaseException:
             await gw.redis.delete(sent)  # never published: not an action anyone can poll
@@ -152,9 +154,14 @@ async def act(
         location = {"Location": f"/v1/combats/{combat_id}/actions/{action_id}"}
         if not outcome.complete:
             return Answer(202, {"action_id": action_id, "status": "pending"}, location)
+        events = outcome.events
+        if any(e.causation_id != command_id for e in events):
+            # The chain went through another service (a hit): only its last commit answered,
+            # and every commit's events are in the combat's log, in the order committed.
+            events = await combats.chain_events(combat_id, action_id, logged_before) or events
         body = {
             "action_id": action_id,
-            "events": [public_event(e) for e in outcome.events],
+            "events": [public_event(e) for e in events],
             "combat": await combats.view(combat_id, tenant),
         }
         return Answer(200, body, location)

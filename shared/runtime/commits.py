@@ -2,12 +2,13 @@
 
 The outbox of one commit, in order: timer cancels, timer arms, then one message per
 destination: the commit's public events to the events exchange, the events each service
-consumes to that service's command exchange (routed by room), and last one reply to the
-waiting gateway carrying the commit's public events. A destination that gets one event gets
-it alone; several go as one ``events.batch`` (a JSON array, in order), which the consumer
-handles event by event. Every message id is derived from the incoming message, the subject
-and the event's index (a batch's from the destination), so a retried commit cannot mint new
-messages.
+consumes to that service's command exchange (routed by room), and last, when the commit
+ends the request's chain, one reply to the waiting gateway carrying its public events (a
+commit that hands the chain over to another service sends none). A destination that gets
+one event gets it alone; several go as one ``events.batch`` (a JSON array, in order), which
+the consumer handles event by event. Every message id is derived from the incoming message,
+the subject and the event's index (a batch's from the destination), so a retried commit
+cannot mint new messages.
 """
 
 from __future__ import annotations
@@ -69,10 +70,14 @@ class CommitBuilder:
             )
             for t in decision.arm
         ]
-        published, log_entries = self._events(env, target, decision, occurred)
+        # A batch ends the request's chain unless it hands over to another service.
+        chain_ends = not any(e.type in CHAIN_EVENTS for e in decision.events)
+        published, log_entries = self._events(env, target, decision, occurred, chain_ends)
         outbox += published
-        if env.reply_to and log_entries:
-            # The waiting gateway gets the commit's public events in one message.
+        if env.reply_to and log_entries and chain_ends:
+            # The waiting gateway gets the commit's public events in one message, from the
+            # commit that ends the chain only: it reads the earlier commits' events from the
+            # combat's log (gateway/routes/actions.py), so a hit is one reply, not three.
             reply = self._batch(
                 env,
                 target,
@@ -97,12 +102,16 @@ class CommitBuilder:
         )
 
     def _events(
-        self, env: Envelope, target: Target, decision: Decision[State], occurred: datetime
+        self,
+        env: Envelope,
+        target: Target,
+        decision: Decision[State],
+        occurred: datetime,
+        chain_ends: bool,
     ) -> tuple[list[OutboxEntry], list[str]]:
         """Each event to its destinations; the public ones are also the log entries."""
-        # A batch ends the request's chain unless it hands over to another service; only its
-        # last event carries the mark, so the gateway has every event before it answers.
-        chain_ends = not any(e.type in CHAIN_EVENTS for e in decision.events)
+        # Only the last event of a batch that ends the chain carries the mark, so the gateway
+        # has every event before it answers.
         last = len(decision.events) - 1
         # destination (exchange, routing key) -> [(envelope, body)], in first-use order
         routes: dict[tuple[str, str], list[tuple[Envelope, str]]] = {}

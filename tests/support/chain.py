@@ -31,7 +31,14 @@ from services.resolution.handlers import spec as resolution_spec
 from services.states.handlers import spec as states_spec
 from services.turns.handlers import spec as turns_spec
 from shared.keys import Aggregate, Keys
-from shared.messages import COMMAND_OWNER, SERVICES, envelope, new_id, read_envelopes
+from shared.messages import (
+    COMMAND_OWNER,
+    SERVICES,
+    Envelope,
+    envelope,
+    new_id,
+    read_envelopes,
+)
 from shared.runtime import ServiceRuntime, ServiceSpec
 from shared.runtime.ports import Store
 from shared.timers import TimerPoller
@@ -180,7 +187,9 @@ class Chain:
         """What ``CommandClient.send`` does: the command to its owner, then its outcome.
 
         The chain settles before the outcome is read; as in the gateway, the outcome ends at
-        the first final message (or rejection) of the command's chain.
+        the first final message (or rejection) of the command's chain, and a chain that went
+        through another service (only its last commit replies) takes its events from the
+        combat's log, in the order committed.
         """
         correlation_id = correlation_id or new_id("r")
         command = envelope(
@@ -194,6 +203,8 @@ class Chain:
             reply_to=REPLY_QUEUE,
             occurred_at=self.clock.utcnow(),
         )
+        log = self.data.logs[self.keys.combat("turns", combat_id).log] if combat_id else []
+        logged_before = len(log)
         await self.bus.send_command(COMMAND_OWNER[type_], command)
         await self.settle()
         outcome = Outcome()
@@ -201,5 +212,11 @@ class Chain:
         for reply_type, body in replies:
             for env in read_envelopes(reply_type, body):
                 if env.correlation_id == correlation_id and outcome.take(env):
-                    return outcome
+                    break
+            if outcome.complete:
+                break
+        if outcome.complete and any(e.causation_id != command.message_id for e in outcome.events):
+            logged = [Envelope.model_validate_json(raw) for raw in log[logged_before:]]
+            chain = [env for env in logged if env.correlation_id == correlation_id]
+            outcome.events = chain or outcome.events
         return outcome

@@ -1,6 +1,6 @@
 """The commit a decision becomes (shared/runtime/commits.py): the outbox in its order, one
-message per destination, the ids derived from the incoming message, and ``final`` only on the
-batch that ends the chain."""
+message per destination, the ids derived from the incoming message, and ``final`` and the
+reply to the gateway only on the batch that ends the chain."""
 
 from __future__ import annotations
 
@@ -149,3 +149,22 @@ def test_if_match_view_and_retention_come_from_the_command_and_the_state() -> No
     ended = BUILDER.build(command(), TARGET, 3, Decision({"n": 2, "ended": True}), NOW, OCCURRED)
     assert (ended.if_match, ended.ttl_seconds, ended.expected_version) == (None, 600, 3)
     assert ended.outbox == [] and ended.log == []
+
+
+@pytest.mark.parametrize(
+    ("types", "replies"),
+    [
+        (["turn.ended", "turn.started"], 1),
+        (["reaction.answered", "resolution.requested"], 0),
+        (["action.resolved"], 0),
+    ],
+    ids=["ends-the-chain", "hands-over-to-resolution", "hands-back-to-turns"],
+)
+def test_only_the_commit_that_ends_the_chain_replies_to_the_gateway(
+    types: list[str], replies: int
+) -> None:
+    """Issue 15: a hit is one reply, not one per commit; the gateway reads the earlier
+    commits' events from the combat's log."""
+    outbox, _ = built(Decision({"n": 1}, [Event(t, {}) for t in types]))
+    sent = [e for e in outbox if isinstance(e, Publish) and e.exchange == ""]
+    assert len(sent) == replies

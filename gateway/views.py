@@ -128,7 +128,9 @@ class CombatReader:
                 raw = fields.get("e", b"")
                 raw = raw if isinstance(raw, bytes) else str(raw).encode()
                 if needle in raw:
-                    found.append(Envelope.model_validate_json(raw))
+                    env = Envelope.model_validate_json(raw)
+                    if env.correlation_id == correlation_id:
+                        found.append(env)
             if len(page) < CHAIN_PAGE:
                 return found
             start = f"({page[-1][0]}"

@@ -84,6 +84,10 @@ class Bus:
         self._exchanges: dict[str, AbstractExchange] = {}
         self._queues: list[AbstractQueue] = []  # kept referenced (docs/CONTRIBUTING.md)
         self._consumer_tags: list[tuple[AbstractQueue, str]] = []
+        # The ``destination`` label of :data:`shared.metrics.PUBLISHED`, by exchange.
+        self._destinations = {"": "reply", self.names.events(): "events"} | {
+            self.names.commands(service): service for service in SERVICES
+        }
 
     @classmethod
     def from_settings(cls, settings: CommonSettings) -> Bus:
@@ -253,7 +257,7 @@ class Bus:
                     )
                     self._exchanges[exchange] = target
                 await target.publish(message, routing_key=routing_key, mandatory=mandatory)
-            PUBLISHED.labels(self._destination(exchange)).inc()
+            PUBLISHED.labels(self._destinations.get(exchange, "other")).inc()
         except PUBLISH_ERRORS as exc:
             raise BusUnavailableError(
                 f"publish to {exchange!r}/{routing_key!r} failed: {described(exc)}"
@@ -267,17 +271,6 @@ class Bus:
             raise BusUnavailableError(
                 f"publish to {exchange!r}/{routing_key!r} cut off with its connection"
             ) from exc
-
-    def _destination(self, exchange: str) -> str:
-        """The ``destination`` label of :data:`shared.metrics.PUBLISHED`."""
-        if exchange == "":
-            return "reply"
-        if exchange == self.names.events():
-            return "events"
-        for service in SERVICES:
-            if exchange == self.names.commands(service):
-                return service
-        return "other"
 
     async def publish(self, exchange: str, routing_key: str, env: Envelope) -> None:
         await self.publish_raw(

@@ -223,16 +223,10 @@ async def get_action_outcome(
         error["message"] = kind_of(code).es if lang == "es" else kind_of(code).en
         return {"action_id": action_id, "status": "rejected", "error": error}
     sent_combat, since = read_sent_record(text(sent_to) if sent_to is not None else None)
-    events: list[Envelope] = []
     # The action's events were all committed after it was sent: read the combat's log from
     # then on (with a margin for the clocks), not from its first entry.
-    after: str | None = f"{max(since - CLOCK_MARGIN_MS, 0)}-0" if since else None
-    while True:
-        page = await combats.log(combat_id, after=after, limit=500)
-        events += [env for _, env in page if env.correlation_id == action_id]
-        if len(page) < 500:
-            break
-        after = page[-1][0]
+    after = f"{max(since - CLOCK_MARGIN_MS, 0)}-0" if since else "0-0"
+    events = await combats.chain_events(combat_id, action_id, after)
     if not events and sent_combat != combat_id:
         raise ApiError("not_found")
     status = "completed" if any(e.final for e in events) else "pending"

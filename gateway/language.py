@@ -70,19 +70,21 @@ def stored_voice(raw: bytes | str | None) -> Voice:
     )
 
 
-async def community_voice(gw: Gateway, tenant: str) -> Voice:
-    return stored_voice(await gw.redis.get(gw.keys.settings(tenant)))
-
-
 async def answer_voice(request: Request, gw: Gateway | None, tenant: str | None) -> Voice:
     """The language of this answer and the community's time zone, remembered on the request
     (the settings are read at most once per request)."""
     known: Voice | None = getattr(request.state, "voice", None)
     if known is not None:
         return known
-    community = Voice()
     if gw is not None and tenant is not None:
-        community = await community_voice(gw, tenant)
+        return keep_voice(request, await gw.redis.get(gw.keys.settings(tenant)))
+    return keep_voice(request, None)
+
+
+def keep_voice(request: Request, stored: bytes | str | None) -> Voice:
+    """The answer's voice from the community's stored settings (read with other things by
+    the caller), remembered on the request as :func:`answer_voice` does."""
+    community = stored_voice(stored)
     lang = requested(request.headers.get("accept-language")) or community.language
     voice = Voice(lang, community.timezone)
     request.state.voice = voice

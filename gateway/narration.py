@@ -159,7 +159,16 @@ def _sheet_name(raw: bytes | str | None) -> str | None:
 async def storyteller(
     request: Request, gw: Gateway, tenant: str
 ) -> tuple[Storyteller, Lang, dict[str, str]]:
-    """A storyteller for this answer, its language and the headers that say so."""
+    """A storyteller for this answer, its language and the headers that say so (with the
+    names :func:`keep_names` kept on the request already loaded)."""
     voice = await answer_voice(request, gw, tenant)
     teller = Storyteller(gw.redis, gw.keys, tenant, voice.timezone)
+    teller.combats.update(getattr(request.state, "names", {}))
     return teller, voice.language, language_headers(voice.language)
+
+
+def keep_names(request: Request, combat_id: str, stored: Mapping[Any, Any] | None) -> None:
+    """A combat's stored names (read with other things by the caller), for the storyteller of
+    this request's answer."""
+    names = {text(k): text(v) for k, v in (stored or {}).items()}
+    request.state.names = {combat_id: names}

@@ -31,7 +31,6 @@ from shared.bus import RECORDER_ARGS, Bus
 from shared.keys import Keys
 from shared.logging import get_logger
 from shared.messages import COMBAT_STARTED, COMMAND_REJECTED, Envelope, read_envelopes
-from shared.outbox_entry import ArmTimer
 from shared.scripts import Script, run_pipeline
 
 log = get_logger(__name__)
@@ -41,15 +40,23 @@ OUTCOME_TTL_S = 24 * 3600
 PREFETCH = 500
 BATCH = 200
 
+# A community's events of one batch, in order: each appended unless already recorded (its
+# message id in the seen set), then the ids older than the retention forgotten.
 _APPEND = Script(
     """
-if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
-local now = tonumber(ARGV[3])
-local floor = now - tonumber(ARGV[4])
-redis.call('XADD', KEYS[1], 'MINID', '~', tostring(floor) .. '-0', '*', 'e', ARGV[2])
-redis.call('ZADD', KEYS[2], now, ARGV[1])
+local now = tonumber(ARGV[1])
+local floor = now - tonumber(ARGV[2])
+local minid = tostring(floor) .. '-0'
+local added = 0
+for i = 3, #ARGV, 2 do
+  if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then
+    redis.call('XADD', KEYS[1], 'MINID', '~', minid, '*', 'e', ARGV[i + 1])
+    redis.call('ZADD', KEYS[2], now, ARGV[i])
+    added = added + 1
+  end
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
-return 1
+return added
 """
 )
 
@@ -117,37 +124,55 @@ class Recorder:
         await self.record_many([env])
 
     async def record_many(self, events: list[Envelope]) -> None:
+        """Append the events to their communities' streams, with what each one also fills,
+        and read the communities' webhook registrations, in one round trip; then queue the
+        deliveries that registrations want."""
         if not events:
             return
         keys = self._keys
         now = int(time.time() * 1000)
         hooks = self._deliveries
-        registrations = await hooks.registrations(events) if hooks is not None else {}
-        arms: list[ArmTimer] = []
+        tenants = hooks.tenants(events) if hooks is not None else []
+        by_tenant: dict[str, list[Envelope]] = {}
+        for env in events:
+            by_tenant.setdefault(env.tenant, []).append(env)
 
         def build(pipe: Pipeline) -> None:
-            arms.clear()  # built again if the scripts had to be loaded
+            for tenant, group in by_tenant.items():
+                args: list[str | int] = [now, KEEP_MS]
+                for env in group:
+                    args += [env.message_id, env.model_dump_json()]
+                _APPEND.queue(pipe, [keys.events_stream(tenant), keys.events_seen(tenant)], args)
             for env in events:
-                tenant = env.tenant
-                stream_keys = [keys.events_stream(tenant), keys.events_seen(tenant)]
-                args = [env.message_id, env.model_dump_json(), now, KEEP_MS]
-                _APPEND.queue(pipe, stream_keys, args)
-                remember_names(pipe, keys, env)
-                if env.type == COMMAND_REJECTED:
-                    pipe.set(
-                        keys.outcome(tenant, env.correlation_id),
-                        env.model_dump_json(),
-                        ex=OUTCOME_TTL_S,
-                    )
-                elif env.type == COMBAT_STARTED and env.combat_id:
-                    started = int(env.occurred_at.timestamp() * 1000)
-                    pipe.zadd(keys.combats_index(tenant), {env.combat_id: started}, nx=True)
-                    pipe.zadd(keys.room_index(tenant, env.room), {env.combat_id: started}, nx=True)
-                    pipe.zadd(keys.rooms_index(tenant), {env.room: 0}, nx=True)
-            if hooks is not None and registrations:
-                arms.extend(hooks.queue(pipe, events, registrations))
+                self._fill(pipe, env)
+            if hooks is not None:
+                for tenant in tenants:
+                    hooks.store.ask_registrations(pipe, tenant)
 
-        await run_pipeline(self._redis, build, [_APPEND])
-        if hooks is not None and arms:
-            await hooks.store.schedule.apply(arms)
+        replies = await run_pipeline(self._redis, build, [_APPEND])
+        if hooks is not None and tenants:
+            asked = dict(zip(tenants, replies[len(replies) - len(tenants) :], strict=True))
+            registrations = hooks.store.registrations_of(asked)
+            if registrations:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    arms = hooks.queue(pipe, events, registrations)
+                    if arms:
+                        await pipe.execute()
+                if arms:
+                    await hooks.store.schedule.apply(arms)
         self.recorded += len(events)
+
+    def _fill(self, pipe: Pipeline, env: Envelope) -> None:
+        """What an event fills beside the stream: the combat's names, a rejection's outcome
+        (for polling after a 202), the indexes of combats and rooms."""
+        keys, tenant = self._keys, env.tenant
+        remember_names(pipe, keys, env)
+        if env.type == COMMAND_REJECTED:
+            pipe.set(
+                keys.outcome(tenant, env.correlation_id), env.model_dump_json(), ex=OUTCOME_TTL_S
+            )
+        elif env.type == COMBAT_STARTED and env.combat_id:
+            started = int(env.occurred_at.timestamp() * 1000)
+            pipe.zadd(keys.combats_index(tenant), {env.combat_id: started}, nx=True)
+            pipe.zadd(keys.room_index(tenant, env.room), {env.combat_id: started}, nx=True)
+            pipe.zadd(keys.rooms_index(tenant), {env.room: 0}, nx=True)

@@ -7,10 +7,12 @@ from typing import Any
 
 from pydantic_core import from_json
 from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
 
 from shared.keys import Keys
 from shared.messages import Envelope
 from shared.redis_streams import entries
+from shared.scripts import Script, run_pipeline
 from shared.stalls import quiet_ms
 
 
@@ -55,6 +57,12 @@ FIXED_KEPT = 20_000
 # Log entries read per round trip while gathering one request's events.
 CHAIN_PAGE = 100
 
+# A combat's two views and its version, read at one instant (a script, not MULTI, so that it
+# can share a pipeline with reads of other hash slots).
+_READ_VIEW = Script(
+    "return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), redis.call('GET', KEYS[3])}"
+)
+
 
 def _remember(key: str, turns: dict[str, Any]) -> None:
     fixed = (str(turns.get("tenant")), str(turns.get("room")), str(turns.get("ruleset", "umh")))
@@ -95,14 +103,62 @@ class CombatReader:
             pipe.get(agg.view_of("resolution"))
             pipe.get(agg.version)
             turns_raw, res_raw, version = await pipe.execute()
+        return self._merged(agg.version, tenant, turns_raw, res_raw, version)
+
+    def _merged(
+        self, version_key: str, tenant: str, turns_raw: Any, res_raw: Any, version: Any
+    ) -> dict[str, Any] | None:
         if turns_raw is None:
             return None
         turns = from_json(turns_raw)
-        _remember(agg.version, turns)
+        _remember(version_key, turns)
         if turns.get("tenant") != tenant:
             return None
         resolution = from_json(res_raw) if res_raw else None
         return merge_combat(turns, resolution, int(version or 0))
+
+    async def view_to_tell(
+        self, combat_id: str, tenant: str
+    ) -> tuple[dict[str, Any] | None, Any, dict[Any, Any]]:
+        """The combat (as :meth:`view`), with what telling its events takes: the community's
+        stored settings and the combat's names (gateway/narration.py), in one round trip."""
+        agg = self.keys.combat("turns", combat_id)
+        keys = [agg.view_of("turns"), agg.view_of("resolution"), agg.version]
+
+        def build(pipe: Pipeline) -> None:
+            _READ_VIEW.queue(pipe, keys, [])
+            pipe.get(self.keys.settings(tenant))
+            pipe.hgetall(self.keys.combat_names(tenant, combat_id))
+
+        (turns_raw, res_raw, version), settings, names = await run_pipeline(
+            self.redis, build, [_READ_VIEW]
+        )
+        return self._merged(agg.version, tenant, turns_raw, res_raw, version), settings, names
+
+    async def head_and_mark(
+        self, combat_id: str, tenant: str, sent_key: str, record: str, ttl_s: int
+    ) -> tuple[dict[str, Any] | None, str]:
+        """:meth:`head`, and :meth:`mark_sent` when the combat is found: one round trip once
+        this process has read the combat's view. A combat not found keeps no sent record."""
+        version_key = self.keys.combat("turns", combat_id).version
+        fixed = _FIXED.get(version_key)
+        if fixed is None or fixed[0] != tenant:
+            combat = await self.head(combat_id, tenant)
+            if combat is None:
+                return None, "0-0"
+            return combat, await self.mark_sent(combat_id, sent_key, record, ttl_s)
+        _, room, ruleset = fixed
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(version_key)
+            pipe.set(sent_key, record, ex=ttl_s)
+            pipe.xrevrange(self.keys.combat("turns", combat_id).log, count=1)
+            raw, _, newest = await pipe.execute()
+        if raw is None:  # expired
+            await self.redis.delete(sent_key)
+            return None, "0-0"
+        found = entries(newest)
+        combat = {"id": combat_id, "room": room, "ruleset": ruleset, "version": int(raw)}
+        return combat, found[0][0] if found else "0-0"
 
     async def mark_sent(self, combat_id: str, sent_key: str, record: str, ttl_s: int) -> str:
         """Keep an action's sent record and read where the combat's log stands, in one round

@@ -15,7 +15,8 @@ from gateway.field_errors import found_error
 from gateway.gates import gate_action
 from gateway.idempotency import Answer, idempotent, narrated
 from gateway.ids import ActionId, CombatId
-from gateway.narration import storyteller
+from gateway.language import keep_voice
+from gateway.narration import keep_names, storyteller
 from gateway.recorder import OUTCOME_TTL_S
 from gateway.routes.characters import sheets_of
 from gateway.routes.combats import reader
@@ -114,30 +115,30 @@ async def act(
         raise ApiError("forbidden", details={"needs": "moderator", "action": action.type})
 
     async def operation(key: str | None) -> Answer:
-        combat = await combats.head(combat_id, tenant)
-        if combat is None:
-            raise ApiError("not_found")
-        if expected is not None and combat["version"] != expected:
-            raise ApiError(
-                "version_mismatch", details={"expected": expected, "actual": combat["version"]}
-            )
         action_id = ids_for(tenant, key, "action", "a")
         command_id = ids_for(tenant, key, "action-command", "m")
         sent = gw.keys.action_sent(tenant, action_id)
         record = sent_record(combat_id, now_ms())
-        logged_before = await combats.mark_sent(combat_id, sent, record, OUTCOME_TTL_S)
-        # A resume carries who asked and the stall's evidence (how long the log is quiet).
-        resume = isinstance(action, ResumeAction)
-        command = ActOnCombat(
-            action_id=action_id,
-            action=action,
-            if_match=expected,
-            moderator=principal.is_moderator,
-            moderator_key=principal.key_id if resume else None,
-            quiet_ms=await combats.quiet_ms(combat_id, now_ms()) if resume else None,
-            **await gate_action(gw.client, sheets_of(gw, tenant), tenant, combat, action),
+        combat, logged_before = await combats.head_and_mark(
+            combat_id, tenant, sent, record, OUTCOME_TTL_S
         )
+        if combat is None:
+            raise ApiError("not_found")
         try:
+            if expected is not None and combat["version"] != expected:
+                actual = combat["version"]
+                raise ApiError("version_mismatch", details={"expected": expected, "actual": actual})
+            # A resume carries who asked and the stall's evidence (how long the log is quiet).
+            resume = isinstance(action, ResumeAction)
+            command = ActOnCombat(
+                action_id=action_id,
+                action=action,
+                if_match=expected,
+                moderator=principal.is_moderator,
+                moderator_key=principal.key_id if resume else None,
+                quiet_ms=await combats.quiet_ms(combat_id, now_ms()) if resume else None,
+                **await gate_action(gw.client, sheets_of(gw, tenant), tenant, combat, action),
+            )
             outcome = await gw.client.send(
                 CMD_COMBAT_ACT,
                 command.model_dump(mode="json"),
@@ -148,7 +149,8 @@ async def act(
                 message_id=command_id,
             )
         except BaseException:
-            await gw.redis.delete(sent)  # never published: not an action anyone can poll
+            # Refused or never published: not an action anyone can poll.
+            await gw.redis.delete(sent)
             raise
         raise_if_rejected(outcome)
         location = {"Location": f"/v1/combats/{combat_id}/actions/{action_id}"}
@@ -159,10 +161,14 @@ async def act(
             # The chain went through another service (a hit): only its last commit answered,
             # and every commit's events are in the combat's log, in the order committed.
             events = await combats.chain_events(combat_id, action_id, logged_before) or events
+        # The view, with the settings and names that telling the events takes (one read).
+        view, settings, names = await combats.view_to_tell(combat_id, tenant)
+        keep_voice(request, settings)
+        keep_names(request, combat_id, names)
         body = {
             "action_id": action_id,
             "events": [public_event(e) for e in events],
-            "combat": await combats.view(combat_id, tenant),
+            "combat": view,
         }
         return Answer(200, body, location)
 

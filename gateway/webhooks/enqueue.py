@@ -1,11 +1,11 @@
 """Which webhooks an event goes to, queued by the recorder as it records the event.
 
-The recorder reads the registrations of the communities of a batch (one round trip), then
-records each delivery in the same pipeline that appends the events to the streams, then
-arms their first attempts. Recording is idempotent (a delivery's id comes from the webhook
-and the event; the record is written only if absent), so a batch the broker redelivers
-queues nothing twice; its deliveries are armed again, and an attempt of one that was
-already delivered is skipped.
+The recorder reads the registrations of the communities of a batch in the pipeline that
+appends the events to the streams, then records the deliveries the registrations want (a
+second round trip, only when there are some), then arms their first attempts. Recording is
+idempotent (a delivery's id comes from the webhook and the event; the record is written only
+if absent), so a batch the broker redelivers queues nothing twice; its deliveries are armed
+again, and an attempt of one that was already delivered is skipped.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ class Deliveries:
     def __init__(self, store: WebhookStore) -> None:
         self.store = store
 
-    async def registrations(self, events: list[Envelope]) -> dict[str, list[Registration]]:
-        tenants = {env.tenant for env in events if env.type not in INTERNAL_EVENTS}
-        return await self.store.of_tenants(tenants) if tenants else {}
+    @staticmethod
+    def tenants(events: list[Envelope]) -> list[str]:
+        """The communities whose registrations the events need (public events only)."""
+        return sorted({env.tenant for env in events if env.type not in INTERNAL_EVENTS})
 
     def queue(
         self,

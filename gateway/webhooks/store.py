@@ -143,16 +143,16 @@ class WebhookStore:
             removed, _, _ = await pipe.execute()
         return bool(removed)
 
-    async def of_tenants(self, tenants: set[str]) -> dict[str, list[Registration]]:
-        """Every registration of these communities, in one round trip (the recorder's)."""
-        ordered = sorted(tenants)
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for tenant in ordered:
-                pipe.hvals(self._keys.webhooks(tenant))
-            replies = await pipe.execute()
+    def ask_registrations(self, pipe: Pipeline, tenant: str) -> None:
+        """Queue the read of every registration of a community (the recorder's pipeline)."""
+        pipe.hvals(self._keys.webhooks(tenant))
+
+    @staticmethod
+    def registrations_of(replies: dict[str, list[Any]]) -> dict[str, list[Registration]]:
+        """The registrations of :meth:`ask_registrations`' replies, by community."""
         return {
             tenant: [Registration(**json.loads(raw)) for raw in reply]
-            for tenant, reply in zip(ordered, replies, strict=True)
+            for tenant, reply in replies.items()
             if reply
         }
 

@@ -47,3 +47,55 @@ def test_a_sent_action_records_its_combat_and_when(
     raw: str | None, expected: tuple[str | None, int]
 ) -> None:
     assert read_sent_record(raw) == expected
+
+
+async def test_an_action_reads_the_head_and_keeps_its_sent_record_in_one_go(
+    redis: Redis, namespace: str
+) -> None:
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c_2")
+    turns = {"id": "c_2", "tenant": "t1", "room": "plaza", "ruleset": "umh", "participants": {}}
+    await redis.set(agg.view_of("turns"), json.dumps(turns))
+    await redis.set(agg.version, 7)
+    logged = await redis.xadd(agg.log, {"e": "{}"})
+    combats = CombatReader(redis, keys)
+    sent = keys.action_sent("t1", "a_1")
+    # Not known to this process yet: the view is read, then the record kept.
+    combat, after = await combats.head_and_mark("c_2", "t1", sent, "c_2 1", 60)
+    assert combat == {"id": "c_2", "room": "plaza", "ruleset": "umh", "version": 7}
+    assert after == logged.decode()
+    assert await redis.get(sent) == b"c_2 1"
+    # Known now: the version, the record and the log's newest entry in one round trip.
+    await redis.set(agg.version, 8)
+    combat, after = await combats.head_and_mark("c_2", "t1", sent, "c_2 2", 60)
+    assert combat == {"id": "c_2", "room": "plaza", "ruleset": "umh", "version": 8}
+    assert (after, await redis.get(sent)) == (logged.decode(), b"c_2 2")
+    # Another community's combat, or one expired: not found, and no record is kept.
+    other = keys.action_sent("t2", "a_2")
+    assert await combats.head_and_mark("c_2", "t2", other, "c_2 3", 60) == (None, "0-0")
+    await redis.delete(agg.version)
+    gone = keys.action_sent("t1", "a_3")
+    assert await combats.head_and_mark("c_2", "t1", gone, "c_2 4", 60) == (None, "0-0")
+    assert await redis.exists(other, gone) == 0
+
+
+async def test_an_answer_reads_the_view_with_the_settings_and_names_that_tell_it(
+    redis: Redis, namespace: str
+) -> None:
+    keys = Keys(namespace)
+    agg = keys.combat("turns", "c_3")
+    turns = {"id": "c_3", "tenant": "t1", "room": "plaza", "participants": {"ana": {"pa": 2}}}
+    resolution = {"participants": {"ana": {"vit": 9, "vit_max": 10, "effects": []}}}
+    await redis.set(agg.view_of("turns"), json.dumps(turns))
+    await redis.set(agg.view_of("resolution"), json.dumps(resolution))
+    await redis.set(agg.version, 5)
+    await redis.set(keys.settings("t1"), json.dumps({"language": "en"}))
+    await redis.hset(keys.combat_names("t1", "c_3"), "ana", "Ana")
+    combats = CombatReader(redis, keys)
+    view, settings, names = await combats.view_to_tell("c_3", "t1")
+    assert view == await combats.view("c_3", "t1")
+    assert view is not None and view["version"] == 5
+    assert view["participants"]["ana"] == {"pa": 2, "vit": 9, "vit_max": 10, "effects": []}
+    assert json.loads(settings) == {"language": "en"}
+    assert names == {b"ana": b"Ana"}
+    assert (await combats.view_to_tell("c_3", "t2"))[0] is None  # another community's

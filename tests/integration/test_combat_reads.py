@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 from gateway.routes.actions import read_sent_record, sent_record
 from gateway.views import CombatReader
 from shared.keys import Keys
+from shared.redis_streams import text
 
 pytestmark = pytest.mark.integration
 
@@ -57,19 +58,19 @@ async def test_an_action_reads_the_head_and_keeps_its_sent_record_in_one_go(
     turns = {"id": "c_2", "tenant": "t1", "room": "plaza", "ruleset": "umh", "participants": {}}
     await redis.set(agg.view_of("turns"), json.dumps(turns))
     await redis.set(agg.version, 7)
-    logged = await redis.xadd(agg.log, {"e": "{}"})
+    logged = text(await redis.xadd(agg.log, {"e": "{}"}))
     combats = CombatReader(redis, keys)
     sent = keys.action_sent("t1", "a_1")
     # Not known to this process yet: the view is read, then the record kept.
     combat, after = await combats.head_and_mark("c_2", "t1", sent, "c_2 1", 60)
     assert combat == {"id": "c_2", "room": "plaza", "ruleset": "umh", "version": 7}
-    assert after == logged.decode()
+    assert after == logged
     assert await redis.get(sent) == b"c_2 1"
     # Known now: the version, the record and the log's newest entry in one round trip.
     await redis.set(agg.version, 8)
     combat, after = await combats.head_and_mark("c_2", "t1", sent, "c_2 2", 60)
     assert combat == {"id": "c_2", "room": "plaza", "ruleset": "umh", "version": 8}
-    assert (after, await redis.get(sent)) == (logged.decode(), b"c_2 2")
+    assert (after, await redis.get(sent)) == (logged, b"c_2 2")
     # Another community's combat, or one expired: not found, and no record is kept.
     other = keys.action_sent("t2", "a_2")
     assert await combats.head_and_mark("c_2", "t2", other, "c_2 3", 60) == (None, "0-0")

@@ -14,7 +14,7 @@ from gateway.webhooks.store import WebhookStore
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.messages import Envelope, new_id
-from shared.redis_streams import entries
+from shared.redis_streams import entries, text
 
 pytestmark = pytest.mark.integration
 
@@ -65,7 +65,7 @@ async def test_a_batch_lands_in_each_community_stream_once_and_in_order(
     assert rejected is not None and Envelope.model_validate_json(rejected) == batch[3]
     # The webhook wants t1's turn events: two deliveries, each queued once.
     queued = await redis.zrange(keys.webhook_deliveries("t1", hook.id), 0, -1)
-    assert sorted(q.decode() for q in queued) == sorted(
+    assert sorted(text(q) for q in queued) == sorted(
         hook.delivery_id(e.message_id) for e in (batch[2], batch[4])
     )
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from shared.keys import Keys
+from shared.redis_client import redis_client
 from tests.e2e.referee import Referee
 from tests.support.play import challenge_body, error_of, unique
 from tests.support.sheets import DEFAULT_SKILLS, offensive
@@ -69,3 +71,28 @@ async def test_4_1_7_and_4_2_5_what_a_combat_leaves_reaches_the_next_start(
         140,
         300,
     )
+
+
+async def test_a_join_the_gates_refuse_leaves_no_action_to_poll(
+    referee: Referee, redis_url: str
+) -> None:
+    """A refused action was never sent: the gateway keeps no record of it (a poll would
+    otherwise find it "pending" for a day)."""
+    community = await referee.new_community()
+    for character in ("ana", "bruno", "carla", "dani"):
+        await community.register(character)
+    cid = (await community.start_challenge("ana", "bruno"))["id"]
+    await community.start_challenge("carla", "dani")
+    join = {"type": "join", "actor": "carla", "side": "attackers", "via": "llamada_de_auxilio"}
+    answer = await community.client.post(f"/v1/combats/{cid}/actions", json=join)
+    assert error_of(answer, 422, "already_in_combat")["details"]["character"] == "carla"
+
+    keys = Keys(referee.suite.namespace)
+    pattern = keys.action_sent(community.id, "*")
+    redis = redis_client(redis_url)
+    try:
+        assert [k async for k in redis.scan_iter(match=pattern)] == []
+        await act_as(community, cid, "disconnect", "ana")  # an action sent is recorded
+        assert len([k async for k in redis.scan_iter(match=pattern)]) == 1
+    finally:
+        await redis.aclose()

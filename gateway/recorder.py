@@ -120,9 +120,6 @@ class Recorder:
                 RECORDER_LAG.set(max(0.0, lag))
                 RECORDER_BACKLOG.set(self._inbox.qsize())
 
-    async def record(self, env: Envelope) -> None:
-        await self.record_many([env])
-
     async def record_many(self, events: list[Envelope]) -> None:
         """Append the events to their communities' streams, with what each one also fills,
         and read the communities' webhook registrations, in one round trip; then queue the

@@ -98,11 +98,10 @@ class CombatReader:
     async def view(self, combat_id: str, tenant: str) -> dict[str, Any] | None:
         """The combat, or None when it does not exist or belongs to another community."""
         agg = self.keys.combat("turns", combat_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.get(agg.view_of("turns"))
-            pipe.get(agg.view_of("resolution"))
-            pipe.get(agg.version)
-            turns_raw, res_raw, version = await pipe.execute()
+        keys = [agg.view_of("turns"), agg.view_of("resolution"), agg.version]
+        ((turns_raw, res_raw, version),) = await run_pipeline(
+            self.redis, lambda pipe: _READ_VIEW.queue(pipe, keys, []), [_READ_VIEW]
+        )
         return self._merged(agg.version, tenant, turns_raw, res_raw, version)
 
     def _merged(
@@ -138,38 +137,30 @@ class CombatReader:
     async def head_and_mark(
         self, combat_id: str, tenant: str, sent_key: str, record: str, ttl_s: int
     ) -> tuple[dict[str, Any] | None, str]:
-        """:meth:`head`, and :meth:`mark_sent` when the combat is found: one round trip once
-        this process has read the combat's view. A combat not found keeps no sent record."""
+        """:meth:`head`, then keep an action's sent record and read where the combat's log
+        stands (the id of its newest entry, ``0-0`` while it has none: every event of the
+        action is logged after it). One round trip once this process has read the combat's
+        view. A combat not found keeps no sent record."""
         version_key = self.keys.combat("turns", combat_id).version
         fixed = _FIXED.get(version_key)
-        if fixed is None or fixed[0] != tenant:
-            combat = await self.head(combat_id, tenant)
-            if combat is None:
-                return None, "0-0"
-            return combat, await self.mark_sent(combat_id, sent_key, record, ttl_s)
-        _, room, ruleset = fixed
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(version_key)
-            pipe.set(sent_key, record, ex=ttl_s)
-            pipe.xrevrange(self.keys.combat("turns", combat_id).log, count=1)
-            raw, _, newest = await pipe.execute()
-        if raw is None:  # expired
-            await self.redis.delete(sent_key)
+        known = fixed is not None and fixed[0] == tenant
+        combat = None if known else await self.head(combat_id, tenant)
+        if not known and combat is None:
             return None, "0-0"
-        found = entries(newest)
-        combat = {"id": combat_id, "room": room, "ruleset": ruleset, "version": int(raw)}
-        return combat, found[0][0] if found else "0-0"
-
-    async def mark_sent(self, combat_id: str, sent_key: str, record: str, ttl_s: int) -> str:
-        """Keep an action's sent record and read where the combat's log stands, in one round
-        trip: the id of its newest entry (``0-0`` while it has none). Every event of the
-        action is logged after it."""
         async with self.redis.pipeline(transaction=False) as pipe:
+            if known:
+                pipe.get(version_key)
             pipe.set(sent_key, record, ex=ttl_s)
             pipe.xrevrange(self.keys.combat("turns", combat_id).log, count=1)
-            _, newest = await pipe.execute()
-        found = entries(newest)
-        return found[0][0] if found else "0-0"
+            replies = await pipe.execute()
+        if fixed is not None and known:
+            if replies[0] is None:  # expired
+                await self.redis.delete(sent_key)
+                return None, "0-0"
+            _, room, ruleset = fixed
+            combat = {"id": combat_id, "room": room, "ruleset": ruleset, "version": int(replies[0])}
+        newest = entries(replies[-1])
+        return combat, newest[0][0] if newest else "0-0"
 
     async def chain_events(self, combat_id: str, correlation_id: str, after: str) -> list[Envelope]:
         """The events of one request's chain, in the order they were committed: the combat's
@@ -190,10 +181,6 @@ class CombatReader:
             if len(page) < CHAIN_PAGE:
                 return found
             start = f"({page[-1][0]}"
-
-    async def version(self, combat_id: str) -> int:
-        raw = await self.redis.get(self.keys.combat("turns", combat_id).version)
-        return int(raw or 0)
 
     async def quiet_ms(self, combat_id: str, now_ms: int) -> int:
         """How long the combat's log has not grown (a stall's evidence, shared/stalls.py)."""

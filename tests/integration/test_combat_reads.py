@@ -4,6 +4,7 @@ sent, and the record of a sent action."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 import pytest
 from redis.asyncio import Redis
@@ -16,14 +17,22 @@ from shared.redis_streams import text
 pytestmark = pytest.mark.integration
 
 
+async def store_turns_view(
+    redis: Redis, keys: Keys, turns: Mapping[str, object], version: int
+) -> None:
+    """What services/turns' commit leaves for the gateway: its view and the combat version."""
+    agg = keys.combat("turns", str(turns["id"]))
+    await redis.set(agg.view_of("turns"), json.dumps(turns))
+    await redis.set(agg.version, version)
+
+
 async def test_the_head_is_the_fixed_fields_and_the_current_version(
     redis: Redis, namespace: str
 ) -> None:
     keys = Keys(namespace)
     agg = keys.combat("turns", "c_1")
     turns = {"id": "c_1", "tenant": "t1", "room": "plaza", "ruleset": "cypher", "participants": {}}
-    await redis.set(agg.view_of("turns"), json.dumps(turns))
-    await redis.set(agg.version, 3)
+    await store_turns_view(redis, keys, turns, 3)
     combats = CombatReader(redis, keys)
     first = await combats.head("c_1", "t1")
     assert first == {"id": "c_1", "room": "plaza", "ruleset": "cypher", "version": 3}
@@ -56,8 +65,7 @@ async def test_an_action_reads_the_head_and_keeps_its_sent_record_in_one_go(
     keys = Keys(namespace)
     agg = keys.combat("turns", "c_2")
     turns = {"id": "c_2", "tenant": "t1", "room": "plaza", "ruleset": "umh", "participants": {}}
-    await redis.set(agg.view_of("turns"), json.dumps(turns))
-    await redis.set(agg.version, 7)
+    await store_turns_view(redis, keys, turns, 7)
     logged = text(await redis.xadd(agg.log, {"e": "{}"}))
     combats = CombatReader(redis, keys)
     sent = keys.action_sent("t1", "a_1")
@@ -87,9 +95,8 @@ async def test_an_answer_reads_the_view_with_the_settings_and_names_that_tell_it
     agg = keys.combat("turns", "c_3")
     turns = {"id": "c_3", "tenant": "t1", "room": "plaza", "participants": {"ana": {"pa": 2}}}
     resolution = {"participants": {"ana": {"vit": 9, "vit_max": 10, "effects": []}}}
-    await redis.set(agg.view_of("turns"), json.dumps(turns))
+    await store_turns_view(redis, keys, turns, 5)
     await redis.set(agg.view_of("resolution"), json.dumps(resolution))
-    await redis.set(agg.version, 5)
     await redis.set(keys.settings("t1"), json.dumps({"language": "en"}))
     await redis.hset(keys.combat_names("t1", "c_3"), "ana", "Ana")
     combats = CombatReader(redis, keys)

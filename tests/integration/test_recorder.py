@@ -3,8 +3,6 @@ streams, once each and in order, with what the events fill and the webhooks they
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 from redis.asyncio import Redis
 
@@ -13,22 +11,21 @@ from gateway.webhooks.enqueue import Deliveries
 from gateway.webhooks.store import WebhookStore
 from shared.bus import Bus
 from shared.keys import Keys
-from shared.messages import Envelope, new_id
+from shared.messages import Envelope, envelope, new_id
 from shared.redis_streams import entries, text
 
 pytestmark = pytest.mark.integration
 
 
 def event(type_: str, tenant: str, combat_id: str = "c_1", **payload: object) -> Envelope:
-    return Envelope(
+    return envelope(
+        type_,
+        dict(payload),
         message_id=new_id("m"),
-        type=type_,
         correlation_id=new_id("a"),
         combat_id=combat_id,
         room="plaza",
         tenant=tenant,
-        occurred_at=datetime.now(UTC),
-        payload=dict(payload),
     )
 
 

@@ -13,8 +13,7 @@ dedupe by message id. A per-outbox lock keeps two flushers from reordering entri
 
 A batch is carried out in two round trips to Redis plus the publishes, which are pipelined on
 one channel: aio-pika writes them under the channel's FIFO lock in the order they were
-started, and the relay waits for all the confirms; the timer entries' round trip runs
-alongside the publishes. On a failure only the entries before the
+started, and the relay waits for all the confirms. On a failure only the entries before the
 first failed one are deleted, so nothing is skipped and order is kept (a repeat is harmless).
 """
 
@@ -210,29 +209,26 @@ async def carry_out(
 ) -> tuple[list[K], BaseException | None]:
     """Carry out entries in order: the keys of those done before the first failure, and it.
 
-    The timer entries (in one round trip) and the publishes (on the bus's one channel,
-    written in the order they were started) run concurrently and are all awaited: a
-    publish does not wait for the timers' round trip (no reader depends on that order: a
-    timer that fires is checked against the committed state, which the commit wrote
-    before either).
+    The timer entries go first, in one round trip; the publishes then run concurrently on
+    the bus's one channel (written in the order they were started) and are all awaited.
     """
     timer_ops = [e for _, e in entries if not isinstance(e, Publish)]
-
-    async def apply_timers() -> None:
-        if timer_ops:
+    if timer_ops:
+        try:
             await timers.apply(timer_ops)
-
-    timed, *outcomes = await asyncio.gather(
-        apply_timers(),
+        except Exception as exc:
+            return [], exc
+    outcomes = await asyncio.gather(
         *(publish_entry(bus, e) for _, e in entries if isinstance(e, Publish)),
         return_exceptions=True,
     )
     results = iter(outcomes)
     applied: list[K] = []
     for key, entry in entries:
-        outcome = next(results) if isinstance(entry, Publish) else timed
-        if isinstance(outcome, BaseException):
-            return applied, outcome
+        if isinstance(entry, Publish):
+            outcome = next(results)
+            if isinstance(outcome, BaseException):
+                return applied, outcome
         applied.append(key)
     return applied, None
 

@@ -67,6 +67,12 @@ class Reconciler:
                 )
                 if await self._timers.arm_if_missing(timer.timer_id, timer.due_ms, payload):
                     rearmed += 1
+                    log.warning(
+                        "timer_rearmed_by_reconciler",
+                        timer_id=timer.timer_id,
+                        due_ms=timer.due_ms,
+                        late_ms=self._clock.now_ms() - timer.due_ms,
+                    )
             if self._stalls:
                 await self._stalls.visit(agg, state, self._clock.now_ms())
         if self._stalls:

@@ -53,9 +53,7 @@ class ServiceRuntime:
             outgoing=outgoing,
             clock=clock,
         )
-        self.firing = TimerFiring(
-            spec, bus, clock, store=store, ns=keys.ns, apply=self.messages.handle
-        )
+        self.firing = TimerFiring(spec.name, bus, clock)
         self.reconciler = Reconciler(
             spec, keys=keys, store=store, relay=relay, timers=timers, clock=clock
         )

@@ -20,6 +20,10 @@ from shared.stalls import StallWatch
 
 log = get_logger(__name__)
 
+# Timers a pass names in its warning (the first ones it re-armed): after Redis lost a timer
+# set a pass re-arms thousands, and the count says how many.
+NAMED_REARMED = 20
+
 
 class Reconciler:
     def __init__(
@@ -45,6 +49,7 @@ class Reconciler:
     async def reconcile_once(self) -> int:
         """One pass over the active aggregates; how many timers it re-armed."""
         rearmed = 0
+        named: list[str] = []
         if self._stalls:
             self._stalls.begin()
         async for tag in self._store.active_tags():
@@ -67,18 +72,14 @@ class Reconciler:
                 )
                 if await self._timers.arm_if_missing(timer.timer_id, timer.due_ms, payload):
                     rearmed += 1
-                    log.warning(
-                        "timer_rearmed_by_reconciler",
-                        timer_id=timer.timer_id,
-                        due_ms=timer.due_ms,
-                        late_ms=self._clock.now_ms() - timer.due_ms,
-                    )
+                    if len(named) < NAMED_REARMED:
+                        named.append(timer.timer_id)
             if self._stalls:
                 await self._stalls.visit(agg, state, self._clock.now_ms())
         if self._stalls:
             self._stalls.finish()
         if rearmed:
-            log.warning("timers_rearmed_by_reconciler", count=rearmed)
+            log.warning("timers_rearmed_by_reconciler", count=rearmed, timer_ids=named)
         return rearmed
 
 

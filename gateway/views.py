@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic_core import from_json
@@ -14,6 +15,7 @@ from shared.messages import Envelope
 from shared.redis_streams import entries
 from shared.scripts import Script, run_pipeline
 from shared.stalls import quiet_ms
+from shared.store import QUEUED_TTL_MS
 
 
 def public_event(env: Envelope) -> dict[str, Any]:
@@ -48,6 +50,19 @@ def merge_combat(
         }
     combat["participants"] = participants
     return combat
+
+
+@dataclass(frozen=True)
+class ActionMark:
+    """What the gateway keeps of an action it is about to send: its sent record (the
+    combat and when, kept ``ttl_s``: what polling the action reads) and its command's id,
+    queued for the combat in services/turns from ``sent_ms`` (Unix ms)."""
+
+    sent_key: str
+    record: str
+    ttl_s: int
+    command_id: str
+    sent_ms: int
 
 
 # What never changes in a combat (community, room, ruleset), by its version key, for the
@@ -135,32 +150,43 @@ class CombatReader:
         return self._merged(agg.version, tenant, turns_raw, res_raw, version), settings, names
 
     async def head_and_mark(
-        self, combat_id: str, tenant: str, sent_key: str, record: str, ttl_s: int
+        self, combat_id: str, tenant: str, mark: ActionMark
     ) -> tuple[dict[str, Any] | None, str]:
-        """:meth:`head`, then keep an action's sent record and read where the combat's log
-        stands (the id of its newest entry, ``0-0`` while it has none: every event of the
-        action is logged after it). One round trip once this process has read the combat's
-        view. A combat not found keeps no sent record."""
-        version_key = self.keys.combat("turns", combat_id).version
-        fixed = _FIXED.get(version_key)
+        """:meth:`head`, then keep an action's sent record, queue its command for the combat
+        in services/turns (a turn timer that falls due meanwhile does not overtake it:
+        shared/runtime/firing.py) and read where the combat's log stands (the id of its
+        newest entry, ``0-0`` while it has none: every event of the action is logged after
+        it). One round trip once this process has read the combat's view. A combat not found
+        keeps no sent record and queues nothing."""
+        agg = self.keys.combat("turns", combat_id)
+        fixed = _FIXED.get(agg.version)
         known = fixed is not None and fixed[0] == tenant
         combat = None if known else await self.head(combat_id, tenant)
         if not known and combat is None:
             return None, "0-0"
         async with self.redis.pipeline(transaction=False) as pipe:
             if known:
-                pipe.get(version_key)
-            pipe.set(sent_key, record, ex=ttl_s)
-            pipe.xrevrange(self.keys.combat("turns", combat_id).log, count=1)
+                pipe.get(agg.version)
+            pipe.set(mark.sent_key, mark.record, ex=mark.ttl_s)
+            pipe.zadd(agg.queued, {mark.command_id: mark.sent_ms})
+            pipe.pexpire(agg.queued, QUEUED_TTL_MS)
+            pipe.xrevrange(agg.log, count=1)
             replies = await pipe.execute()
         if fixed is not None and known:
             if replies[0] is None:  # expired
-                await self.redis.delete(sent_key)
+                await self.unmark(combat_id, mark)
                 return None, "0-0"
             _, room, ruleset = fixed
             combat = {"id": combat_id, "room": room, "ruleset": ruleset, "version": int(replies[0])}
         newest = entries(replies[-1])
         return combat, newest[0][0] if newest else "0-0"
+
+    async def unmark(self, combat_id: str, mark: ActionMark) -> None:
+        """Undo :meth:`head_and_mark` for an action refused or never published."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.delete(mark.sent_key)
+            pipe.zrem(self.keys.combat("turns", combat_id).queued, mark.command_id)
+            await pipe.execute()
 
     async def chain_events(self, combat_id: str, correlation_id: str, after: str) -> list[Envelope]:
         """The events of one request's chain, in the order they were committed: the combat's

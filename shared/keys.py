@@ -77,6 +77,15 @@ class Aggregate:
     def lock(self) -> str:
         return f"{self.outbox}:lock"
 
+    @property
+    def queued(self) -> str:
+        """The messages queued for this aggregate in its service's partition that a fired
+        timer must not overtake: a sorted set of message ids by when they were queued
+        (Unix ms). The gateway adds an action before it sends it, a timer sent through the
+        partition adds itself, and the service removes a message once it handled it
+        (shared/runtime/firing.py)."""
+        return f"{self.base}:queued:{self.service}"
+
 
 class Keys:
     """Names derived from one namespace."""

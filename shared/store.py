@@ -54,11 +54,33 @@ end
 """.replace("RECORD_BYTES", str(RECORD_BYTES))
 
 # Whether a message was processed: in the record (KEYS[1]), or in the sorted set of message
-# ids that versions before the record kept (KEYS[2]), still read until it expires.
+# ids that versions before the record kept (KEYS[2]), still read until it expires. A message
+# processed already is no longer queued for the aggregate (KEYS[3], ``Aggregate.queued``).
 _PROCESSED = Script(
     _SEEN_IN
     + """
 if seen_in(redis.call('GET', KEYS[1]), ARGV[1]) or redis.call('ZSCORE', KEYS[2], ARGV[2]) then
+  redis.call('ZREM', KEYS[3], ARGV[2])
+  return 1
+end
+return 0
+"""
+)
+
+# How long a message stays in its aggregate's set of queued messages at most: one that
+# never reaches the service (its sender died between adding and publishing, or it was
+# dead-lettered) keeps the aggregate's timers on the partition's path no longer than this.
+QUEUED_TTL_MS: Final = 3_600_000
+
+# A fired timer's way to its service (shared/runtime/firing.py): when messages are queued
+# for the aggregate (KEYS[1]), it joins them (ARGV[1], scored ARGV[2]) and goes through the
+# partition behind them (1); when none is, it is applied at once (0).
+_QUEUE_TIMER = Script(
+    """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+if redis.call('ZCARD', KEYS[1]) > 0 then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
   return 1
 end
 return 0
@@ -81,11 +103,14 @@ local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 local records = redis.call('GET', KEYS[2])
 local digest = string.sub(ARGV[8], 1, DIGEST_BYTES)
 if seen_in(records, digest) or redis.call('ZSCORE', KEYS[8], ARGV[3]) then
+  redis.call('ZREM', KEYS[9], ARGV[3])
   return {'duplicate', current, tonumber(redis.call('GET', KEYS[4]) or '0')}
 end
 if current ~= tonumber(ARGV[1]) then
   return {'conflict', current, 0}
 end
+-- Handled (committed, or refused by its If-Match): no longer queued for the aggregate.
+redis.call('ZREM', KEYS[9], ARGV[3])
 if ARGV[5] ~= '' then
   local seen = tonumber(redis.call('GET', KEYS[4]) or '0')
   if seen ~= tonumber(ARGV[5]) then
@@ -200,7 +225,8 @@ class AggregateStore:
         """
 
         def build(pipe: Pipeline) -> None:
-            _PROCESSED.queue(pipe, [agg.seen, agg.processed], [digest_of(message_id), message_id])
+            keys = [agg.seen, agg.processed, agg.queued]
+            _PROCESSED.queue(pipe, keys, [digest_of(message_id), message_id])
             pipe.hmget(agg.state, ["v", "data"])
             pipe.get(agg.version)
 
@@ -228,6 +254,7 @@ class AggregateStore:
         """
         keys = [agg.state, agg.seen, agg.outbox, agg.version, agg.log, agg.view, agg.lock]
         keys.append(agg.processed)  # the former record, read until it expires
+        keys.append(agg.queued)
         token = secrets.token_hex(8)
         args: list[str | int | bytes] = [
             commit.expected_version,
@@ -262,6 +289,20 @@ class AggregateStore:
         if len(raw) > 3:
             claim = OutboxClaim(agg.outbox, token, tuple(text(i) for i in raw[3:]))
         return CommitResult(CommitStatus(status), int(raw[1]), int(raw[2]), claim)
+
+    async def settle(self, agg: Aggregate, message_id: str) -> None:
+        """A message handled without a commit (refused, or nothing to change) is no longer
+        queued for the aggregate (a commit removes it in its script)."""
+        await self._redis.zrem(agg.queued, message_id)
+
+    async def queue_timer(self, agg: Aggregate, message_id: str, now_ms: int) -> bool:
+        """Whether a fired timer must go through the partition, behind the messages queued
+        for ``agg`` (it is then queued among them), or may be applied at once (False)."""
+        args = [message_id, now_ms, QUEUED_TTL_MS]
+        (queued,) = await run_pipeline(
+            self._redis, lambda pipe: _QUEUE_TIMER.queue(pipe, [agg.queued], args), [_QUEUE_TIMER]
+        )
+        return bool(queued)
 
     async def version(self, agg: Aggregate) -> int:
         raw = await self._redis.get(agg.version)

@@ -21,7 +21,7 @@ from gateway.recorder import OUTCOME_TTL_S
 from gateway.routes.characters import sheets_of
 from gateway.routes.combats import reader
 from gateway.schemas.answers import ActionAnswer, ActionOutcome, ActionPending
-from gateway.views import CombatReader, public_event
+from gateway.views import ActionMark, CombatReader, public_event
 from shared.actions import MODERATOR_ONLY_ACTIONS, Action
 from shared.actions_base import ResumeAction
 from shared.errors import kind_of
@@ -117,11 +117,15 @@ async def act(
     async def operation(key: str | None) -> Answer:
         action_id = ids_for(tenant, key, "action", "a")
         command_id = ids_for(tenant, key, "action-command", "m")
-        sent = gw.keys.action_sent(tenant, action_id)
-        record = sent_record(combat_id, now_ms())
-        combat, logged_before = await combats.head_and_mark(
-            combat_id, tenant, sent, record, OUTCOME_TTL_S
+        sent_ms = now_ms()
+        mark = ActionMark(
+            gw.keys.action_sent(tenant, action_id),
+            sent_record(combat_id, sent_ms),
+            OUTCOME_TTL_S,
+            command_id,
+            sent_ms,
         )
+        combat, logged_before = await combats.head_and_mark(combat_id, tenant, mark)
         if combat is None:
             raise ApiError("not_found")
         try:
@@ -149,8 +153,8 @@ async def act(
                 message_id=command_id,
             )
         except BaseException:
-            # Refused or never published: not an action anyone can poll.
-            await gw.redis.delete(sent)
+            # Refused or never published: not an action anyone can poll, nor one queued.
+            await combats.unmark(combat_id, mark)
             raise
         raise_if_rejected(outcome)
         location = {"Location": f"/v1/combats/{combat_id}/actions/{action_id}"}

@@ -97,4 +97,16 @@ def spec(keys: Keys) -> ServiceSpec:
     def stalled(state: State, quiet_ms: int) -> str | None:
         return ruleset_of(state).stalled(state, quiet_ms)
 
-    return ServiceSpec(SERVICE, HANDLERS, targets, view, is_active, armed, expires, stalled=stalled)
+    # A turn timer is applied as soon as it falls due unless an action the gateway accepted
+    # before is still queued for the combat (shared/runtime/firing.py).
+    return ServiceSpec(
+        SERVICE,
+        HANDLERS,
+        targets,
+        view,
+        is_active,
+        armed,
+        expires,
+        stalled=stalled,
+        timer_lane=True,
+    )

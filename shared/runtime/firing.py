@@ -4,17 +4,33 @@ A timer's payload names everything its firing needs to be routed like any comman
 combat or character (room, tenant, aggregate tag, subject), so the poller reads nothing else.
 The fired message id is derived from the timer id and its due time: a timer fired twice (a
 poller died before its ack) is the same message, and the processed record drops the repeat.
+
+In a service whose spec has ``timer_lane`` (services/turns), a fired timer does not wait in
+its room's partition behind the commands of other combats: when no message is queued for its
+aggregate (``Aggregate.queued``: the gateway queues each action before sending it, the
+service removes it once handled), the poller's process applies it at once, as the partition's
+consumer would; when some are, it joins them and goes through the partition behind them, so
+a timer never overtakes an action the gateway accepted before the timer fell due, nor an
+earlier timer. A message queued after that check was accepted after the timer fell due.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from shared.domain import TimerRequest
-from shared.messages import CMD_TIMER_FIRED, derived_id, envelope
+from shared.keys import Aggregate
+from shared.messages import CMD_TIMER_FIRED, Envelope, derived_id, envelope
 from shared.metrics import TIMERS_FIRED
-from shared.runtime.ports import Bus, Clock
+from shared.runtime.ports import Bus, Clock, Store
+from shared.runtime.spec import ServiceSpec
 from shared.timers import Claimed
+
+# Fired timers applied at once by one process at the same time (the rest wait their turn):
+# after a restart, thousands fall due together.
+APPLIED_AT_ONCE = 64
 
 
 def timer_payload(
@@ -41,15 +57,45 @@ def timer_payload(
 
 
 class TimerFiring:
-    def __init__(self, service: str, bus: Bus, clock: Clock) -> None:
-        self._service = service
+    def __init__(
+        self,
+        spec: ServiceSpec,
+        bus: Bus,
+        clock: Clock,
+        *,
+        store: Store,
+        ns: str,
+        apply: Callable[[Envelope], Awaitable[None]],
+    ) -> None:
+        self._spec = spec
+        self._service = spec.name
         self._bus = bus
         self._clock = clock
+        self._store = store
+        self._ns = ns
+        self._apply = apply
+        self._slots = asyncio.Semaphore(APPLIED_AT_ONCE)
 
     async def fire(self, claimed: Claimed) -> None:
-        """Publish a claimed timer as a ``timer.fired`` command, routed by room."""
+        """Apply a claimed timer at once, or publish it as a ``timer.fired`` command routed
+        by room (module docstring)."""
+        fired = self.fired(claimed)
+        tag = claimed.payload.get("tag")
+        if self._spec.timer_lane and isinstance(tag, str):
+            agg = Aggregate(self._ns, self._service, tag)
+            async with self._slots:
+                now = self._clock.now_ms()
+                if not await self._store.queue_timer(agg, fired.message_id, now):
+                    await self._apply(fired)
+                    TIMERS_FIRED.labels(self._service).inc()
+                    return
+        await self._bus.send_command(self._service, fired)
+        TIMERS_FIRED.labels(self._service).inc()
+
+    def fired(self, claimed: Claimed) -> Envelope:
+        """The ``timer.fired`` command of a claimed timer."""
         p = claimed.payload
-        fired = envelope(
+        return envelope(
             CMD_TIMER_FIRED,
             {
                 "timer_id": claimed.timer_id,
@@ -64,5 +110,3 @@ class TimerFiring:
             tenant=p["tenant"],
             occurred_at=self._clock.utcnow(),
         )
-        await self._bus.send_command(self._service, fired)
-        TIMERS_FIRED.labels(self._service).inc()

@@ -72,6 +72,13 @@ class MessageHandling:
 
     async def _handle_target(self, env: Envelope, target: Target, handler: Handler) -> str:
         """Handle one aggregate; the outcome for the metrics."""
+        outcome = await self._decide_and_commit(env, target, handler)
+        if outcome in ("rejected", "unchanged") and self._spec.timer_lane:
+            # No commit removed the message from those queued for the aggregate.
+            await self._store.settle(target.agg, env.message_id)
+        return outcome
+
+    async def _decide_and_commit(self, env: Envelope, target: Target, handler: Handler) -> str:
         agg = target.agg
         for _ in range(MAX_ATTEMPTS):
             loaded = await self._store.load_unless_processed(agg, env.message_id)

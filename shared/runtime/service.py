@@ -53,7 +53,9 @@ class ServiceRuntime:
             outgoing=outgoing,
             clock=clock,
         )
-        self.firing = TimerFiring(spec.name, bus, clock)
+        self.firing = TimerFiring(
+            spec, bus, clock, store=store, ns=keys.ns, apply=self.messages.handle
+        )
         self.reconciler = Reconciler(
             spec, keys=keys, store=store, relay=relay, timers=timers, clock=clock
         )

@@ -54,3 +54,8 @@ class ServiceSpec:
     # Why an active aggregate waits for nothing (given how long its log has been quiet, ms),
     # or None; the reconciler logs and counts what it answers (shared/stalls.py).
     stalled: Stalled | None = None
+    # A fired timer of one of its aggregates is applied at once, not sent through the
+    # aggregate's partition, unless messages are queued there for that aggregate
+    # (shared/runtime/firing.py); every message it is sent must then settle its place in
+    # the aggregate's ``queued`` set, however it is handled (shared/runtime/handling.py).
+    timer_lane: bool = False

@@ -10,9 +10,10 @@ import pytest
 from redis.asyncio import Redis
 
 from gateway.routes.actions import read_sent_record, sent_record
-from gateway.views import CombatReader
+from gateway.views import ActionMark, CombatReader
 from shared.keys import Keys
 from shared.redis_streams import text
+from shared.store import QUEUED_TTL_MS
 
 pytestmark = pytest.mark.integration
 
@@ -59,7 +60,7 @@ def test_a_sent_action_records_its_combat_and_when(
     assert read_sent_record(raw) == expected
 
 
-async def test_an_action_reads_the_head_and_keeps_its_sent_record_in_one_go(
+async def test_an_action_reads_the_head_keeps_its_sent_record_and_queues_it_in_one_go(
     redis: Redis, namespace: str
 ) -> None:
     keys = Keys(namespace)
@@ -68,24 +69,34 @@ async def test_an_action_reads_the_head_and_keeps_its_sent_record_in_one_go(
     await store_turns_view(redis, keys, turns, 7)
     logged = text(await redis.xadd(agg.log, {"e": "{}"}))
     combats = CombatReader(redis, keys)
-    sent = keys.action_sent("t1", "a_1")
+
+    def mark(action: str, tenant: str = "t1") -> ActionMark:
+        return ActionMark(keys.action_sent(tenant, action), f"c_2 {action}", 60, f"m_{action}", 5)
+
     # Not known to this process yet: the view is read, then the record kept.
-    combat, after = await combats.head_and_mark("c_2", "t1", sent, "c_2 1", 60)
+    combat, after = await combats.head_and_mark("c_2", "t1", mark("a_1"))
     assert combat == {"id": "c_2", "room": "plaza", "ruleset": "umh", "version": 7}
     assert after == logged
-    assert await redis.get(sent) == b"c_2 1"
-    # Known now: the version, the record and the log's newest entry in one round trip.
+    assert await redis.get(keys.action_sent("t1", "a_1")) == b"c_2 a_1"
+    # Known now: the version, the record, the queued command and the log's newest entry in
+    # one round trip.
     await redis.set(agg.version, 8)
-    combat, after = await combats.head_and_mark("c_2", "t1", sent, "c_2 2", 60)
+    combat, after = await combats.head_and_mark("c_2", "t1", mark("a_2"))
     assert combat == {"id": "c_2", "room": "plaza", "ruleset": "umh", "version": 8}
-    assert (after, await redis.get(sent)) == (logged, b"c_2 2")
-    # Another community's combat, or one expired: not found, and no record is kept.
-    other = keys.action_sent("t2", "a_2")
-    assert await combats.head_and_mark("c_2", "t2", other, "c_2 3", 60) == (None, "0-0")
+    assert (after, await redis.get(keys.action_sent("t1", "a_2"))) == (logged, b"c_2 a_2")
+    assert await redis.zrange(agg.queued, 0, -1) == [b"m_a_1", b"m_a_2"]
+    assert 0 < await redis.pttl(agg.queued) <= QUEUED_TTL_MS
+    # Refused or never sent: neither pollable nor queued.
+    await combats.unmark("c_2", mark("a_2"))
+    assert await redis.exists(keys.action_sent("t1", "a_2")) == 0
+    assert await redis.zrange(agg.queued, 0, -1) == [b"m_a_1"]
+    # Another community's combat, or one expired: not found, and nothing is kept.
+    assert await combats.head_and_mark("c_2", "t2", mark("a_3", "t2")) == (None, "0-0")
     await redis.delete(agg.version)
-    gone = keys.action_sent("t1", "a_3")
-    assert await combats.head_and_mark("c_2", "t1", gone, "c_2 4", 60) == (None, "0-0")
-    assert await redis.exists(other, gone) == 0
+    assert await combats.head_and_mark("c_2", "t1", mark("a_4")) == (None, "0-0")
+    gone = [keys.action_sent("t2", "a_3"), keys.action_sent("t1", "a_4")]
+    assert await redis.exists(*gone) == 0
+    assert await redis.zrange(agg.queued, 0, -1) == [b"m_a_1"]
 
 
 async def test_an_answer_reads_the_view_with_the_settings_and_names_that_tell_it(

@@ -97,6 +97,7 @@ async def test_an_ended_aggregate_expires_with_its_ttl(redis: Redis, namespace: 
 def test_every_key_of_an_aggregate_shares_one_hash_tag() -> None:
     agg = Keys("ns").combat("turns", "c_1")
     keys = [agg.state, agg.seen, agg.processed, agg.outbox, agg.version, agg.log, agg.view]
+    keys.append(agg.queued)
     tags = {k[k.index("{") + 1 : k.index("}")] for k in keys}
     assert tags == {"combat:c_1"}
 

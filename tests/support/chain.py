@@ -32,6 +32,7 @@ from services.states.handlers import spec as states_spec
 from services.turns.handlers import spec as turns_spec
 from shared.keys import Aggregate, Keys
 from shared.messages import (
+    CMD_COMBAT_ACT,
     COMMAND_OWNER,
     SERVICES,
     Envelope,
@@ -87,6 +88,9 @@ class Chain:
         self.twice = twice
         self.delivered = 0
         self.handled: list[tuple[str, str]] = []  # (service, message type), in order
+        # While set, ``send`` publishes a command and returns at once with no outcome,
+        # delivering nothing: the command waits in its service's queue.
+        self.holding = False
         self.timers: dict[str, MemoryTimers] = {}
         self.runtimes: dict[str, ServiceRuntime] = {}
         self.pollers: dict[str, TimerPoller] = {}
@@ -205,7 +209,14 @@ class Chain:
         )
         log = self.data.logs[self.keys.combat("turns", combat_id).log] if combat_id else []
         logged_before = len(log)
+        if type_ == CMD_COMBAT_ACT and combat_id is not None:
+            # As the gateway: an action is queued for its combat in services/turns before it
+            # is sent, so that a turn timer falling due meanwhile does not overtake it.
+            queued = self.data.queued[self.keys.combat("turns", combat_id).queued]
+            queued[command.message_id] = self.clock.now_ms()
         await self.bus.send_command(COMMAND_OWNER[type_], command)
+        if self.holding:
+            return Outcome()
         await self.settle()
         outcome = Outcome()
         replies, self.bus.replies[REPLY_QUEUE] = self.bus.replies[REPLY_QUEUE], []

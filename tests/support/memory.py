@@ -28,7 +28,7 @@ from shared.keys import Aggregate, Names
 from shared.messages import SERVICES, Envelope, read_envelopes
 from shared.outbox import OutboxClaim, carry_out
 from shared.outbox_entry import ArmTimer, OutboxEntry, TimerOp, dump_entry, load_entry
-from shared.store import Commit, CommitResult, CommitStatus, Loaded
+from shared.store import QUEUED_TTL_MS, Commit, CommitResult, CommitStatus, Loaded
 from shared.timers import FIRED_KEEP_MS, Claimed, cancelled_mark
 
 
@@ -74,6 +74,8 @@ class MemoryData:
     log_ids: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     views: dict[str, str] = field(default_factory=dict)
     active: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # Messages queued for an aggregate that a fired timer must not overtake (``queued`` key).
+    queued: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(dict))
     commits: int = 0
 
 
@@ -90,6 +92,7 @@ class MemoryStore:
 
     async def load_unless_processed(self, agg: Aggregate, message_id: str) -> Loaded | None:
         if message_id in self._data.processed[agg.processed]:
+            self._data.queued[agg.queued].pop(message_id, None)
             return None
         loaded = await self.load(agg)
         return Loaded(loaded.version, loaded.data, self._data.versions[agg.version])
@@ -100,9 +103,11 @@ class MemoryStore:
         data = self._data
         current = data.states.get(agg.state, (0, ""))[0]
         if commit.message_id in data.processed[agg.processed]:
+            data.queued[agg.queued].pop(commit.message_id, None)
             return CommitResult(CommitStatus.DUPLICATE, current, data.versions[agg.version])
         if current != commit.expected_version:
             return CommitResult(CommitStatus.CONFLICT, current, 0)
+        data.queued[agg.queued].pop(commit.message_id, None)
         seen = data.versions[agg.version]
         if commit.if_match is not None and seen != commit.if_match:
             return CommitResult(CommitStatus.PRECONDITION, current, seen)
@@ -125,6 +130,18 @@ class MemoryStore:
         ids = tuple(str(index) for index in range(len(commit.outbox)))
         claim = OutboxClaim(agg.outbox, "memory", ids) if claimed else None
         return CommitResult(CommitStatus.OK, current + 1, seen + 1, claim)
+
+    async def settle(self, agg: Aggregate, message_id: str) -> None:
+        self._data.queued[agg.queued].pop(message_id, None)
+
+    async def queue_timer(self, agg: Aggregate, message_id: str, now_ms: int) -> bool:
+        queued = self._data.queued[agg.queued]
+        for stale in [m for m, at in queued.items() if at <= now_ms - QUEUED_TTL_MS]:
+            del queued[stale]
+        if not queued:
+            return False
+        queued[message_id] = now_ms
+        return True
 
     async def read_view(self, agg: Aggregate) -> dict[str, Any] | None:
         raw = self._data.views.get(agg.view)

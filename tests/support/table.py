@@ -176,7 +176,8 @@ class ChainGateway:
             message_id=new_id("m"),
         )
         raise_if_rejected(outcome)
-        assert outcome.complete, f"{type_}: the chain settled without a final event"
+        held = self.chain.holding  # sent and left waiting: no outcome yet
+        assert held or outcome.complete, f"{type_}: the chain settled without a final event"
         return outcome
 
     async def ended_combat(self, combat_id: str, *characters: str) -> JSON:

@@ -19,12 +19,12 @@ from shared import liveness, tracing
 from shared.bus import Bus
 from shared.keys import Keys
 from shared.logging import configure, get_logger
-from shared.metrics import OUTBOX_DIRTY, TIMER_LATENESS
+from shared.metrics import OUTBOX_DIRTY
 from shared.redis_client import redis_client
 from shared.redis_streams import text
 from shared.runtime import RedisServiceRuntime, ServiceSpec
 from shared.settings import ServiceSettings
-from shared.timers import Claimed, TimerPoller, now_ms
+from shared.timers import CLAIM_AHEAD_MS, TimerPoller, now_ms
 
 log = get_logger(__name__)
 
@@ -93,17 +93,12 @@ async def serve(spec: ServiceSpec, settings: ServiceSettings) -> None:
     beats = keys.heartbeat(spec.name)
     dirty = keys.outbox_dirty(spec.name)
 
-    async def fire_timer(claimed: Claimed) -> None:
-        due = claimed.payload.get("due_ms")
-        if isinstance(due, int):
-            TIMER_LATENESS.labels(spec.name).set(max(0, now_ms() - due) / 1000)
-        await runtime.fire_timer(claimed)
-
     poller = TimerPoller(
         runtime.timers,
-        fire_timer,
+        runtime.fire_timer,
         poll_ms=settings.referee_timer_poll_ms,
         lease_ms=settings.referee_timer_lease_ms,
+        ahead_ms=CLAIM_AHEAD_MS,
     )
 
     watchdog = liveness.Watchdog(settings.referee_unhealthy_exit_seconds)

@@ -72,21 +72,6 @@ return 0
 # dead-lettered) keeps the aggregate's timers on the partition's path no longer than this.
 QUEUED_TTL_MS: Final = 3_600_000
 
-# A fired timer's way to its service (shared/runtime/firing.py): when messages are queued
-# for the aggregate (KEYS[1]), it joins them (ARGV[1], scored ARGV[2]) and goes through the
-# partition behind them (1); when none is, it is applied at once (0).
-_QUEUE_TIMER = Script(
-    """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
-if redis.call('ZCARD', KEYS[1]) > 0 then
-  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  return 1
-end
-return 0
-"""
-)
-
 # Compression level of the stored states: zlib's fastest already takes a combat's state from
 # about 10 KB of JSON to 2 KB (most of it is sheets and skills with every field spelled out).
 STATE_COMPRESSION: Final = 1
@@ -105,6 +90,17 @@ local digest = string.sub(ARGV[8], 1, DIGEST_BYTES)
 if seen_in(records, digest) or redis.call('ZSCORE', KEYS[8], ARGV[3]) then
   redis.call('ZREM', KEYS[9], ARGV[3])
   return {'duplicate', current, tonumber(redis.call('GET', KEYS[4]) or '0')}
+end
+-- A fired timer applied at once (ARGV[12]: now) commits only when no message is queued for
+-- the aggregate (KEYS[9], entries older than QUEUED_TTL_MS dropped); else it joins them.
+if ARGV[12] ~= '' then
+  local at = tonumber(ARGV[12])
+  redis.call('ZREMRANGEBYSCORE', KEYS[9], '-inf', at - QUEUED_TTL_MS)
+  if redis.call('ZCARD', KEYS[9]) > 0 then
+    redis.call('ZADD', KEYS[9], at, ARGV[3])
+    redis.call('PEXPIRE', KEYS[9], QUEUED_TTL_MS)
+    return {'queued', current, 0}
+  end
 end
 if current ~= tonumber(ARGV[1]) then
   return {'conflict', current, 0}
@@ -134,9 +130,9 @@ local n = tonumber(ARGV[9])
 local was_empty = redis.call('XLEN', KEYS[3]) == 0
 local claim = {}
 for i = 1, n do
-  claim[i] = redis.call('XADD', KEYS[3], '*', 'e', ARGV[11 + i])
+  claim[i] = redis.call('XADD', KEYS[3], '*', 'e', ARGV[12 + i])
 end
-for i = 12 + n, #ARGV do
+for i = 13 + n, #ARGV do
   redis.call('XADD', KEYS[5], 'MAXLEN', '~', 'LOG_MAX_ENTRIES', '*', 'v', aggv, 'e', ARGV[i])
 end
 if ARGV[6] ~= '' then
@@ -161,6 +157,7 @@ return {'ok', nextv, aggv}
     )
     .replace("RECORD_BYTES", str(RECORD_BYTES))
     .replace("DIGEST_BYTES", str(DIGEST_BYTES))
+    .replace("QUEUED_TTL_MS", str(QUEUED_TTL_MS))
 )
 
 
@@ -169,6 +166,7 @@ class CommitStatus(StrEnum):
     CONFLICT = "conflict"  # another replica committed first: reload and retry
     DUPLICATE = "duplicate"  # this message was already processed: ack and skip
     PRECONDITION = "precondition"  # If-Match differs from the aggregate version
+    QUEUED = "queued"  # a timer applied at once found messages queued: it joined them
 
 
 @dataclass(frozen=True)
@@ -202,6 +200,9 @@ class Commit:
     view: dict[str, Any] | None = None
     if_match: int | None = None
     ttl_seconds: int = 0
+    # A fired timer applied at once: commit only when no message is queued for the
+    # aggregate, else queue the timer's message among them (``CommitStatus.QUEUED``).
+    unless_queued: bool = False
 
 
 class AggregateStore:
@@ -268,6 +269,7 @@ class AggregateStore:
             len(commit.outbox),
             token,
             LOCK_MS,
+            commit.now_ms if commit.unless_queued else "",
             *(dump_entry(e) for e in commit.outbox),
             *commit.log,
         ]
@@ -294,15 +296,6 @@ class AggregateStore:
         """A message handled without a commit (refused, or nothing to change) is no longer
         queued for the aggregate (a commit removes it in its script)."""
         await self._redis.zrem(agg.queued, message_id)
-
-    async def queue_timer(self, agg: Aggregate, message_id: str, now_ms: int) -> bool:
-        """Whether a fired timer must go through the partition, behind the messages queued
-        for ``agg`` (it is then queued among them), or may be applied at once (False)."""
-        args = [message_id, now_ms, QUEUED_TTL_MS]
-        (queued,) = await run_pipeline(
-            self._redis, lambda pipe: _QUEUE_TIMER.queue(pipe, [agg.queued], args), [_QUEUE_TIMER]
-        )
-        return bool(queued)
 
     async def version(self, agg: Aggregate) -> int:
         raw = await self._redis.get(agg.version)

@@ -51,8 +51,11 @@ class CommitBuilder:
         decision: Decision[State],
         now: int,
         occurred: datetime,
+        *,
+        unless_queued: bool = False,
     ) -> Commit:
-        """The commit of ``decision`` (whose state is not ``None``) on ``target``."""
+        """The commit of ``decision`` (whose state is not ``None``) on ``target``;
+        ``unless_queued`` for a fired timer applied at once (shared/runtime/firing.py)."""
         assert decision.state is not None
         outbox: list[OutboxEntry] = [CancelTimer(t, target.agg.tag) for t in decision.cancel]
         outbox += [
@@ -99,6 +102,7 @@ class CommitBuilder:
             view=self.spec.view(decision.state, now),
             if_match=if_match_of(env),
             ttl_seconds=self.retention_seconds if self.spec.expires(decision.state) else 0,
+            unless_queued=unless_queued,
         )
 
     def _events(

@@ -11,6 +11,7 @@ nothing and answers ``command.rejected``. The bus adapter acks the message only 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 from shared.errors import RuleViolation
 from shared.logging import bind_message, get_logger, unbind_message
@@ -23,7 +24,7 @@ from shared.runtime.outgoing import Outgoing
 from shared.runtime.ports import Clock, Relay, Store
 from shared.runtime.queries import QueryAnswering
 from shared.runtime.spec import Handler, ServiceSpec, Target
-from shared.store import CommitStatus
+from shared.store import CommitStatus, Loaded
 
 log = get_logger(__name__)
 
@@ -55,33 +56,63 @@ class MessageHandling:
         if env.type in self._spec.queries:
             await self._queries.answer(env, self._spec.queries[env.type])
             return
+        await self._handle(env, None)
+
+    async def apply_fired(self, env: Envelope, preloaded: Mapping[str, Loaded | None]) -> bool:
+        """A fired timer applied at once (shared/runtime/firing.py), with its aggregates'
+        states loaded before it fell due (by tag; ``None``: processed there already). False
+        when messages are queued for one of its aggregates: it joined them, and must go
+        through the partition."""
+        return await self._handle(env, preloaded)
+
+    async def _handle(self, env: Envelope, preloaded: Mapping[str, Loaded | None] | None) -> bool:
         handler = self._spec.handlers.get(env.type)
         if handler is None:
             log.warning("message_type_ignored", type=env.type)
-            return
+            return True
         bind_message(env)
         started = time.perf_counter()
         try:
             for target in self._spec.targets(env):
-                outcome = await self._handle_target(env, target, handler)
+                outcome = await self._handle_target(env, target, handler, preloaded)
                 MESSAGES.labels(self._spec.name, env.type, outcome).inc()
+                if outcome == "queued":
+                    return False
             self.processed += 1
+            return True
         finally:
             HANDLE_SECONDS.labels(self._spec.name, env.type).observe(time.perf_counter() - started)
             unbind_message()
 
-    async def _handle_target(self, env: Envelope, target: Target, handler: Handler) -> str:
+    async def _handle_target(
+        self,
+        env: Envelope,
+        target: Target,
+        handler: Handler,
+        preloaded: Mapping[str, Loaded | None] | None,
+    ) -> str:
         """Handle one aggregate; the outcome for the metrics."""
-        outcome = await self._decide_and_commit(env, target, handler)
+        outcome = await self._decide_and_commit(env, target, handler, preloaded)
         if outcome in ("rejected", "unchanged") and self._spec.timer_lane:
             # No commit removed the message from those queued for the aggregate.
             await self._store.settle(target.agg, env.message_id)
         return outcome
 
-    async def _decide_and_commit(self, env: Envelope, target: Target, handler: Handler) -> str:
+    async def _decide_and_commit(
+        self,
+        env: Envelope,
+        target: Target,
+        handler: Handler,
+        preloaded: Mapping[str, Loaded | None] | None,
+    ) -> str:
         agg = target.agg
+        first = preloaded is not None and agg.tag in preloaded
         for _ in range(MAX_ATTEMPTS):
-            loaded = await self._store.load_unless_processed(agg, env.message_id)
+            if first:
+                assert preloaded is not None
+                loaded, first = preloaded[agg.tag], False
+            else:
+                loaded = await self._store.load_unless_processed(agg, env.message_id)
             if loaded is None:
                 log.info("message_already_processed", subject=target.subject)
                 return "duplicate"
@@ -103,9 +134,13 @@ class MessageHandling:
             if decision.state is None:
                 return "unchanged"
             occurred = self._clock.utcnow()
-            commit = self._commits.build(env, target, loaded.version, decision, now, occurred)
+            commit = self._commits.build(
+                env, target, loaded.version, decision, now, occurred, unless_queued=bool(preloaded)
+            )
             active = self._spec.is_active(decision.state)
             result = await self._store.commit(agg, commit, active=active)
+            if result.status is CommitStatus.QUEUED:
+                return "queued"
             if result.status is CommitStatus.CONFLICT:
                 log.info("commit_conflict_retried", subject=target.subject)
                 CONFLICTS.labels(self._spec.name).inc()

@@ -58,11 +58,6 @@ class Store(Protocol):
         """A message handled without a commit is no longer queued for the aggregate."""
         ...
 
-    async def queue_timer(self, agg: Aggregate, message_id: str, now_ms: int) -> bool:
-        """True: messages are queued for ``agg``, and the fired timer ``message_id`` joins
-        them (it goes through the partition); False: none is, apply it at once."""
-        ...
-
     async def read_view(self, agg: Aggregate) -> dict[str, Any] | None: ...
 
     async def last_logged(self, agg: Aggregate, count: int) -> list[tuple[str, str]]:

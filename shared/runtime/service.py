@@ -54,7 +54,7 @@ class ServiceRuntime:
             clock=clock,
         )
         self.firing = TimerFiring(
-            spec, bus, clock, store=store, ns=keys.ns, apply=self.messages.handle
+            spec, bus, clock, store=store, ns=keys.ns, apply=self.messages.apply_fired
         )
         self.reconciler = Reconciler(
             spec, keys=keys, store=store, relay=relay, timers=timers, clock=clock

@@ -7,6 +7,8 @@ own poller, as in a process; the chain delivers nothing while the poller runs.
 
 from __future__ import annotations
 
+from typing import Any
+
 from shared.messages import CMD_COMBAT_ACT, CMD_TIMER_FIRED, Envelope
 from tests.support.chain import Chain
 from tests.support.play import Community
@@ -16,7 +18,7 @@ from tests.support.table import ChainReferee
 TIMERS = {"preparation_seconds": 1, "turn_seconds": 2, "defense_seconds": 3}
 
 
-async def _ana_on_turn(referee: ChainReferee) -> tuple[Community, str]:
+async def _ana_on_turn(referee: ChainReferee) -> tuple[Community[Any], str]:
     community = await referee.new_community(timers=TIMERS)
     await community.register("ana", vel=6, skills=(offensive("Puño"),))
     await community.register("bruno", vel=5, skills=(offensive("Puño"),))

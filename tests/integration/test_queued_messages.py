@@ -1,7 +1,8 @@
 """The messages queued for an aggregate (``Aggregate.queued``), which a fired timer of
 services/turns must not overtake (shared/runtime/firing.py), on the real Redis and in the
-chain's in-memory store alike: the gateway queues an action, a timer joins the queued ones
-or is applied at once, and every way a message is handled removes it, but a conflict."""
+chain's in-memory store alike: the gateway queues an action, a timer's commit applies it
+only when nothing is queued (else the timer joins the queued ones), and every way a message
+is handled removes it, but a conflict."""
 
 from __future__ import annotations
 
@@ -31,41 +32,68 @@ def commit(version: int, message_id: str, **kw: Any) -> Commit:
     return Commit(**(fields | kw))
 
 
+def timer(version: int, message_id: str, at: int) -> Commit:
+    """A fired timer's commit, applied at once at ``at`` (shared/runtime/firing.py)."""
+    return commit(version, message_id, now_ms=at, unless_queued=True)
+
+
 # (what, message id, a commit or a time): "accept" is the gateway queueing an action at a
-# time; "timer" a fired timer at a time; "commit", "seen" (the load of a message already
-# processed) and "settle" the service handling a message.
+# time; "commit" a commit (a timer's or a message's); "seen" the load of a message processed
+# already and "settle" a message handled without a commit.
 Step = tuple[str, str, Commit | int]
-SCENARIOS: dict[str, list[Step]] = {
-    "nothing queued: the timer is applied at once": [("timer", "t1", 1_000)],
-    "an action queued: timers join it until each is handled": [
-        ("accept", "m1", 900),
-        ("timer", "t1", 1_000),
-        ("commit", "m1", commit(0, "m1")),
-        ("timer", "t2", 1_100),  # behind t1, still queued
-        ("settle", "t1", 0),
-        ("settle", "t2", 0),
-        ("timer", "t3", 1_200),
-    ],
-    "a conflict keeps an action queued; its commit, or a redelivery seen, removes it": [
-        ("accept", "m1", 900),
-        ("commit", "m0", commit(0, "m0")),
-        ("commit", "m1", commit(0, "m1")),  # conflict: retried, still queued
-        ("timer", "t1", 1_000),
-        ("commit", "m1", commit(1, "m1")),
-        ("settle", "t1", 0),
-        ("accept", "m1", 1_100),  # the same action sent again by a retry
-        ("seen", "m1", 0),
-        ("timer", "t2", 1_200),
-    ],
-    "an action refused by its If-Match is no longer queued": [
-        ("accept", "m1", 900),
-        ("commit", "m1", commit(0, "m1", if_match=7)),
-        ("timer", "t1", 1_000),
-    ],
-    "an action queued an hour ago no longer holds timers back": [
-        ("accept", "m1", 1_000),
-        ("timer", "t1", 1_000 + QUEUED_TTL_MS),
-    ],
+OK, QUEUED = CommitStatus.OK, CommitStatus.QUEUED
+SCENARIOS: dict[str, tuple[list[Step], list[Any]]] = {
+    "nothing queued: the timer is applied at once": (
+        [("commit", "t1", timer(0, "t1", 1_000))],
+        [OK],
+    ),
+    "an action queued: timers join it until each is handled": (
+        [
+            ("accept", "m1", 900),
+            ("commit", "t1", timer(0, "t1", 1_000)),
+            ("commit", "m1", commit(0, "m1")),
+            ("commit", "t2", timer(1, "t2", 1_100)),  # behind t1, still queued
+            ("settle", "t1", 0),
+            ("settle", "t2", 0),
+            ("commit", "t3", timer(1, "t3", 1_200)),
+        ],
+        [QUEUED, OK, QUEUED, OK],
+    ),
+    "a conflict keeps an action queued; its commit, or a redelivery seen, removes it": (
+        [
+            ("accept", "m1", 900),
+            ("commit", "m0", commit(0, "m0")),
+            ("commit", "m1", commit(0, "m1")),  # conflict: retried, still queued
+            ("commit", "t1", timer(1, "t1", 1_000)),
+            ("commit", "m1", commit(1, "m1")),
+            ("settle", "t1", 0),
+            ("accept", "m1", 1_100),  # the same action sent again by a retry
+            ("seen", "m1", 0),
+            ("commit", "t2", timer(2, "t2", 1_200)),
+        ],
+        [OK, CommitStatus.CONFLICT, QUEUED, OK, None, OK],
+    ),
+    "an action refused by its If-Match is no longer queued": (
+        [
+            ("accept", "m1", 900),
+            ("commit", "m1", commit(0, "m1", if_match=7)),
+            ("commit", "t1", timer(0, "t1", 1_000)),
+        ],
+        [CommitStatus.PRECONDITION, OK],
+    ),
+    "an action queued an hour ago no longer holds timers back": (
+        [("accept", "m1", 1_000), ("commit", "t1", timer(0, "t1", 1_000 + QUEUED_TTL_MS))],
+        [OK],
+    ),
+    "a timer applied and fired again is a duplicate, not queued": (
+        [
+            ("commit", "t1", timer(0, "t1", 1_000)),
+            ("accept", "m1", 1_100),
+            ("commit", "t1", timer(1, "t1", 1_200)),
+            ("commit", "m1", commit(1, "m1")),
+        ],
+        [OK, CommitStatus.DUPLICATE, OK],
+    ),
 }
 
 
@@ -77,9 +105,6 @@ async def outcomes(
         if what == "accept":
             assert isinstance(arg, int)
             await accept(agg, message_id, arg)
-        elif what == "timer":
-            assert isinstance(arg, int)
-            seen.append(await store.queue_timer(agg, message_id, arg))
         elif what == "commit":
             assert isinstance(arg, Commit)
             seen.append((await store.commit(agg, arg)).status)
@@ -88,27 +113,6 @@ async def outcomes(
         else:
             await store.settle(agg, message_id)
     return seen
-
-
-EXPECTED: dict[str, list[Any]] = {
-    "nothing queued: the timer is applied at once": [False],
-    "an action queued: timers join it until each is handled": [
-        True,
-        CommitStatus.OK,
-        True,
-        False,
-    ],
-    "a conflict keeps an action queued; its commit, or a redelivery seen, removes it": [
-        CommitStatus.OK,
-        CommitStatus.CONFLICT,
-        True,
-        CommitStatus.OK,
-        None,
-        False,
-    ],
-    "an action refused by its If-Match is no longer queued": [CommitStatus.PRECONDITION, False],
-    "an action queued an hour ago no longer holds timers back": [False],
-}
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -128,11 +132,9 @@ async def test_a_timer_is_applied_at_once_only_when_nothing_is_queued_for_its_co
     async def accept_memory(agg: Aggregate, message_id: str, at: int) -> None:
         data.queued[agg.queued][message_id] = at  # as tests/support/chain.py send
 
-    found = await outcomes(real, accept_real, agg, SCENARIOS[name])
-    assert found == EXPECTED[name]
-    assert await outcomes(memory, accept_memory, keys.combat("turns", "c2"), SCENARIOS[name]) == (
-        EXPECTED[name]
-    )
+    steps, expected = SCENARIOS[name]
+    assert await outcomes(real, accept_real, agg, steps) == expected
+    assert await outcomes(memory, accept_memory, keys.combat("turns", "c2"), steps) == expected
     # Whatever was queued was handled: nothing is left behind.
     assert await redis.zcard(agg.queued) == 0
     assert not data.queued[keys.combat("turns", "c2").queued]

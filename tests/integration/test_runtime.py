@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,16 +16,17 @@ from shared.bus import Bus
 from shared.domain import Decision, TimerRequest
 from shared.errors import RuleViolation
 from shared.keys import Keys
-from shared.messages import Envelope, Event, new_id, read_envelopes, utcnow
+from shared.messages import Envelope, Event, derived_id, new_id, read_envelopes, utcnow
 from shared.outbox import LOCK_MS, OutboxRelay
 from shared.runtime import RedisServiceRuntime, ServiceSpec, State, Target
+from shared.timers import CLAIM_AHEAD_MS, now_ms
 from tests.support.wait import eventually
 
 pytestmark = pytest.mark.integration
 
 
 def counter(env: Envelope, state: State | None, target: Target, now: int) -> Decision[State]:
-    """+n; a negative n breaks a rule; "arm" arms a timer due now."""
+    """+n; a negative n breaks a rule; "arm" arms a timer due now (or ``in_ms`` later)."""
     n = int(env.payload.get("n", 0))
     if n < 0:
         raise RuleViolation("not_your_turn", "umh 2.4.1", n=n)
@@ -38,8 +40,9 @@ def counter(env: Envelope, state: State | None, target: Target, now: int) -> Dec
     }
     arm: list[TimerRequest] = []
     if env.payload.get("arm"):
-        arm.append(TimerRequest(f"{target.subject}:t1", now, "turn", {"n": 1}))
-        new["timers"][f"{target.subject}:t1"] = {"due_ms": now, "kind": "turn"}
+        due = now + int(env.payload.get("in_ms", 0))
+        arm.append(TimerRequest(f"{target.subject}:t1", due, "turn", {"n": 1}))
+        new["timers"][f"{target.subject}:t1"] = {"due_ms": due, "kind": "turn"}
     return Decision(new, [Event("turn.resumed", {"total": total})], arm=arm)
 
 
@@ -203,6 +206,57 @@ async def test_a_timer_armed_by_a_commit_fires_once_as_a_command(
     await eventually(lambda: len(fired) == 2)
     assert fired[0].message_id == fired[1].message_id  # so the second one is deduplicated
     assert fired[0].payload["timer_id"] == "c1:t1"
+
+
+async def test_a_lane_timer_claimed_ahead_is_applied_in_process_once_and_never_early(
+    bus: Bus, redis: Redis, namespace: str, events: list[Envelope]
+) -> None:
+    keys = Keys(namespace)
+    lane = dataclasses.replace(spec(keys), timer_lane=True)
+    runtime = RedisServiceRuntime(lane, redis=redis, bus=bus, keys=keys, retention_seconds=60)
+    partition: list[Envelope] = []
+
+    async def on_command(env: Envelope) -> None:
+        partition.append(env)
+
+    await bus.consume_service("turns", on_command)
+    await runtime.handle(command("c1", n=1, arm=True, in_ms=150))
+    (claimed,) = await runtime.timers.claim(now_ms() + CLAIM_AHEAD_MS, lease_ms=2_000)
+    due = claimed.payload["due_ms"]
+    assert now_ms() < due  # claimed before it is due
+    await runtime.fire_timer(claimed)
+    await runtime.fire_timer(claimed)  # a poller that fired twice: a duplicate
+    await eventually(lambda: len(events) == 2)
+    timed = events[1]
+    assert timed.causation_id == derived_id("m", "turns", "timer", "c1:t1", str(due))
+    assert timed.occurred_at.timestamp() * 1000 >= due
+    await asyncio.sleep(0.2)
+    assert partition == [] and len(events) == 2
+
+
+async def test_a_lane_timer_due_while_a_command_is_queued_goes_through_the_partition(
+    bus: Bus, redis: Redis, namespace: str, events: list[Envelope]
+) -> None:
+    keys = Keys(namespace)
+    lane = dataclasses.replace(spec(keys), timer_lane=True)
+    runtime = RedisServiceRuntime(lane, redis=redis, bus=bus, keys=keys, retention_seconds=60)
+    partition: list[Envelope] = []
+
+    async def on_command(env: Envelope) -> None:
+        partition.append(env)
+
+    await bus.consume_service("turns", on_command)
+    await runtime.handle(command("c1", n=1, arm=True))
+    queued = keys.combat("turns", "c1").queued
+    await redis.zadd(queued, {"m_accepted": now_ms()})  # as the gateway, before it sends
+    (claimed,) = await runtime.timers.claim(now_ms(), lease_ms=2_000)
+    await runtime.fire_timer(claimed)
+    await eventually(lambda: [e.type for e in partition] == ["timer.fired"])
+    assert len(events) == 1  # not applied: it waits behind the queued command
+    assert await redis.zrange(queued, 0, -1) == [b"m_accepted", partition[0].message_id.encode()]
+    await runtime.handle(partition[0])  # the partition's consumer handles it: it leaves the set
+    assert await redis.zrange(queued, 0, -1) == [b"m_accepted"]
+    await eventually(lambda: len(events) == 2)
 
 
 async def test_the_sweeper_publishes_what_a_dead_process_left_in_its_outbox(

@@ -295,3 +295,26 @@ async def test_wait_armed_ends_when_this_process_arms_a_timer(redis: Redis, name
     # A timer armed while the poller is not asleep (it is claiming) wakes its next sleep.
     await store.arm("combat:z:turn", now_ms() + 60_000, {})
     await asyncio.wait_for(store.wait_armed(30), timeout=5)
+
+
+async def test_a_poller_claiming_ahead_hands_a_timer_over_before_it_is_due(
+    redis: Redis, namespace: str
+) -> None:
+    """services/turns claims CLAIM_AHEAD_MS early; its ``fire`` waits for the due time
+    (tests/integration/test_runtime.py: never early)."""
+    store = timers(redis, namespace)
+    handed: list[tuple[str, int]] = []
+
+    async def fire(item: Claimed) -> None:
+        handed.append((item.timer_id, now_ms()))
+
+    due = now_ms() + 150
+    await store.arm("soon", due, {})
+    await store.arm("later", due + 5_000, {})
+    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=2_000, ahead_ms=200)
+    assert await poller.run_once() == 1
+    ((timer_id, handed_at),) = handed
+    assert timer_id == "soon" and handed_at < due
+    assert await store.count() == 1  # acked once fired: only "later" is left
+    with pytest.raises(ValueError, match="longer lease"):
+        TimerPoller(store, fire, poll_ms=5, lease_ms=200, ahead_ms=200)

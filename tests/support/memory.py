@@ -105,9 +105,16 @@ class MemoryStore:
         if commit.message_id in data.processed[agg.processed]:
             data.queued[agg.queued].pop(commit.message_id, None)
             return CommitResult(CommitStatus.DUPLICATE, current, data.versions[agg.version])
+        queued = data.queued[agg.queued]
+        if commit.unless_queued:
+            for stale in [m for m, at in queued.items() if at <= commit.now_ms - QUEUED_TTL_MS]:
+                del queued[stale]
+            if queued:
+                queued[commit.message_id] = commit.now_ms
+                return CommitResult(CommitStatus.QUEUED, current, 0)
         if current != commit.expected_version:
             return CommitResult(CommitStatus.CONFLICT, current, 0)
-        data.queued[agg.queued].pop(commit.message_id, None)
+        queued.pop(commit.message_id, None)
         seen = data.versions[agg.version]
         if commit.if_match is not None and seen != commit.if_match:
             return CommitResult(CommitStatus.PRECONDITION, current, seen)
@@ -133,15 +140,6 @@ class MemoryStore:
 
     async def settle(self, agg: Aggregate, message_id: str) -> None:
         self._data.queued[agg.queued].pop(message_id, None)
-
-    async def queue_timer(self, agg: Aggregate, message_id: str, now_ms: int) -> bool:
-        queued = self._data.queued[agg.queued]
-        for stale in [m for m, at in queued.items() if at <= now_ms - QUEUED_TTL_MS]:
-            del queued[stale]
-        if not queued:
-            return False
-        queued[message_id] = now_ms
-        return True
 
     async def read_view(self, agg: Aggregate) -> dict[str, Any] | None:
         raw = self._data.views.get(agg.view)

@@ -79,12 +79,6 @@ class MirroredStore:
         await self._memory.settle(agg, message_id)
         await self.real.settle(agg, message_id)
 
-    async def queue_timer(self, agg: Aggregate, message_id: str, now_ms: int) -> bool:
-        queued = await self._memory.queue_timer(agg, message_id, now_ms)
-        mirrored = await self.real.queue_timer(agg, message_id, now_ms)
-        assert mirrored == queued, f"Redis queued {mirrored} where the chain queued {queued}"
-        return queued
-
     async def read_view(self, agg: Aggregate) -> dict[str, Any] | None:
         return await self._memory.read_view(agg)
 

@@ -24,7 +24,8 @@ from shared.redis_client import redis_client
 from shared.redis_streams import text
 from shared.runtime import RedisServiceRuntime, ServiceSpec
 from shared.settings import ServiceSettings
-from shared.timers import CLAIM_AHEAD_MS, TimerPoller, now_ms
+from shared.timer_poller import CLAIM_AHEAD_MS, TimerPoller
+from shared.timers import now_ms
 
 log = get_logger(__name__)
 

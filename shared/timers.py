@@ -7,10 +7,11 @@ the shard of its owner, the aggregate whose state holds it (CRC-32 of its tag, `
 modulo the shard count): it is armed, re-armed and cancelled there, and a poller claims from
 every shard and acks in the shard it claimed from.
 
-A poller claims due timers by moving their score to ``now + lease`` (``ZADD XX``), publishes a
-``timer.fired`` command for each (through the bus, like any command) and, once the broker
-confirmed it, acks the timer with a compare-and-delete (the score must still be its lease,
-so a timer re-armed meanwhile survives). A poller that dies between claim and ack lets the
+A poller (``shared/timer_poller.py``) claims due timers by moving their score to ``now +
+lease`` (``ZADD XX``), fires each (a ``timer.fired`` command through the bus, or in
+services/turns applied at once: ``shared/runtime/firing.py``) and, once that is done, acks
+the timer with a compare-and-delete (the score must still be its lease, so a timer re-armed
+meanwhile survives). A poller that dies between claim and ack lets the
 lease run out, and another poller fires the timer again: the fired message id is derived
 from the timer id and its due time, so the service's processed-message record drops the
 repeat. Timers never use Redis expiry notifications (docs/CONTRIBUTING.md).
@@ -23,9 +24,9 @@ import contextlib
 import json
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
@@ -267,120 +268,3 @@ class TimerStore:
         for keys in self.shards:
             total += int(await self._redis.zcard(keys.due))
         return total
-
-
-FireFn = Callable[[Claimed], Awaitable[None]]
-
-
-class DueTimers(Protocol):
-    """What the poller needs of a timer store (:class:`TimerStore`, or a test's fake)."""
-
-    async def claim(self, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]: ...
-
-    async def ack_all(self, claimed: Sequence[Claimed]) -> list[bool]: ...
-
-    @property
-    def next_due_ms(self) -> int | None:
-        """When the next timer is due (leases included), as the last claim found it."""
-
-    async def wait_armed(self, seconds: float) -> None:
-        """Sleep ``seconds``, or less if this process arms a timer meanwhile."""
-
-
-# The longest an idle poller waits when no timer is due sooner: a timer armed meanwhile by
-# another process (another replica's commit or sweep) is claimed at most this late by this
-# one, should that process's own poller not claim it first.
-IDLE_MS = 1000
-
-
-# How long before a timer is due the poller of a process claims it: ``fire`` then waits for
-# the due time itself (shared/runtime/firing.py), so that the claim's round trip, and in
-# services/turns the state's load, are not part of how late a busy process fires it.
-CLAIM_AHEAD_MS = 200
-
-
-class TimerPoller:
-    """Claims due timers every ``poll_ms`` and fires each through ``fire``, then acks.
-
-    With ``ahead_ms``, a timer is claimed that long before it is due, and ``fire`` must wait
-    for its due time (never fire it early).
-
-    A poll that found nothing more due waits until the next timer is due (at least
-    ``poll_ms``, at most :data:`IDLE_MS`), or less when this process arms a timer: an idle
-    service does not ask Redis a hundred times a second (issue 15: claims of idle pollers
-    were a quarter of the suite's Redis commands under load)."""
-
-    def __init__(
-        self,
-        store: DueTimers,
-        fire: FireFn,
-        *,
-        poll_ms: int,
-        lease_ms: int,
-        batch: int = 200,
-        clock: Callable[[], int] = now_ms,
-        ahead_ms: int = 0,
-    ) -> None:
-        if not 0 <= ahead_ms < lease_ms:
-            raise ValueError(f"claiming {ahead_ms} ms ahead needs a longer lease than {lease_ms}")
-        self._store = store
-        self._fire = fire
-        self._ahead_ms = ahead_ms
-        self._poll = poll_ms / 1000
-        self._lease_ms = lease_ms
-        self._batch = batch
-        self._clock = clock
-        self.fired = 0
-        # When the last poll finished (monotonic seconds): the replica's liveness reads it.
-        self.last_poll = time.monotonic()
-
-    async def run_once(self) -> int:
-        claimed = await self._store.claim(
-            self._clock() + self._ahead_ms, self._lease_ms, self._batch
-        )
-        if not claimed:
-            return 0
-
-        async def fire(item: Claimed) -> Claimed | None:
-            try:
-                await self._fire(item)
-            except Exception:
-                # Leave the lease to run out: the timer fires again after it.
-                log.warning("timer_fire_failed", timer_id=item.timer_id, exc_info=True)
-                return None
-            return item
-
-        # Each timer is acked once its command is confirmed, never before; the timers
-        # confirmed while an ack round trip was under way are acked together in the next.
-        firing = {asyncio.ensure_future(fire(c)) for c in claimed}
-        try:
-            while firing:
-                done, firing = await asyncio.wait(firing, return_when=asyncio.FIRST_COMPLETED)
-                fired = [item for task in done if (item := task.result()) is not None]
-                await self._store.ack_all(fired)
-                self.fired += len(fired)
-        finally:
-            # An ack that failed leaves the rest unacked (their leases run out): let the
-            # firings under way end rather than leave them behind.
-            await asyncio.gather(*firing, return_exceptions=True)
-        return len(claimed)
-
-    def _idle_seconds(self) -> float:
-        due = self._store.next_due_ms
-        until = IDLE_MS if due is None else due - self._ahead_ms - self._clock()
-        return max(self._poll, min(until, IDLE_MS) / 1000)
-
-    async def run_forever(self, stop: asyncio.Event | None = None) -> None:
-        stop = stop or asyncio.Event()
-        while not stop.is_set():
-            try:
-                n = await self.run_once()
-                self.last_poll = time.monotonic()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.warning("timer_poll_failed", exc_info=True)
-                await asyncio.sleep(max(self._poll, 0.5))
-                continue
-            if n < self._batch:
-                await self._store.wait_armed(self._idle_seconds())

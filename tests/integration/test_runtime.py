@@ -19,7 +19,8 @@ from shared.keys import Keys
 from shared.messages import Envelope, Event, derived_id, new_id, read_envelopes, utcnow
 from shared.outbox import LOCK_MS, OutboxRelay
 from shared.runtime import RedisServiceRuntime, ServiceSpec, State, Target
-from shared.timers import CLAIM_AHEAD_MS, now_ms
+from shared.timer_poller import CLAIM_AHEAD_MS
+from shared.timers import now_ms
 from tests.support.wait import eventually
 
 pytestmark = pytest.mark.integration

@@ -13,12 +13,12 @@ from redis.crc import key_slot
 
 from shared.keys import Keys
 from shared.outbox_entry import ArmTimer, CancelTimer
+from shared.timer_poller import TimerPoller
 from shared.timers import (
     CANCELLED_KEEP_MS,
     DEFAULT_SHARDS,
     FIRED_KEEP_MS,
     Claimed,
-    TimerPoller,
     TimerStore,
     now_ms,
     shard_of,
@@ -318,3 +318,31 @@ async def test_a_poller_claiming_ahead_hands_a_timer_over_before_it_is_due(
     assert await store.count() == 1  # acked once fired: only "later" is left
     with pytest.raises(ValueError, match="longer lease"):
         TimerPoller(store, fire, poll_ms=5, lease_ms=200, ahead_ms=200)
+
+
+async def test_a_poller_goes_on_claiming_while_earlier_timers_still_fire(
+    redis: Redis, namespace: str
+) -> None:
+    """A timer claimed ahead waits for its due time while it fires: the next one due must not
+    wait for it to be claimed."""
+    store = timers(redis, namespace)
+    release = asyncio.Event()
+    fired: list[str] = []
+
+    async def fire(item: Claimed) -> None:
+        fired.append(item.timer_id)
+        if item.timer_id == "slow":
+            await release.wait()
+
+    await store.arm("slow", 0, {})
+    await store.arm("next", now_ms() + 100, {})
+    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=5_000)
+    stop = asyncio.Event()
+    task = asyncio.create_task(poller.run_forever(stop))
+    try:
+        await eventually(lambda: fired == ["slow", "next"], within=5)
+    finally:
+        release.set()
+        stop.set()
+        await asyncio.wait_for(task, timeout=5)
+    assert await store.count() == 0  # both acked, the slow one once it was done

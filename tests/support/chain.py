@@ -13,7 +13,7 @@ left, exactly as the services would, only without RabbitMQ, Redis or waiting:
 - ``twice=True`` delivers every message twice (at least once delivery): the processed
   record must drop every repeat;
 - time moves only in :meth:`Chain.run_until`: each timer fires at its due time through the
-  real :class:`shared.timers.TimerPoller`, and the chain settles before the next one.
+  real :class:`shared.timer_poller.TimerPoller`, and the chain settles before the next one.
 
 A handler that raises fails the test (in a process, the message would be retried until the
 delivery limit dead-letters it).
@@ -42,7 +42,7 @@ from shared.messages import (
 )
 from shared.runtime import ServiceRuntime, ServiceSpec
 from shared.runtime.ports import Store
-from shared.timers import TimerPoller
+from shared.timer_poller import TimerPoller
 from tests.support.memory import (
     FakeClock,
     MemoryBus,

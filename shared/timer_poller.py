@@ -41,6 +41,11 @@ class DueTimers(Protocol):
 IDLE_MS = 1000
 
 
+# A firing still under way after this many leases is given up (a publish or a Redis call
+# that hangs): its lease has run out meanwhile, so the next claim fires it again.
+GIVE_UP_LEASES = 3
+
+
 # How long before a timer is due the poller of a process claims it: ``fire`` then waits for
 # the due time itself (shared/runtime/firing.py), so that the claim's round trip, and in
 # services/turns the state's load, are not part of how late a busy process fires it.
@@ -68,6 +73,7 @@ class TimerPoller:
         batch: int = 200,
         clock: Callable[[], int] = now_ms,
         ahead_ms: int = 0,
+        give_up_ms: int | None = None,
     ) -> None:
         if not 0 <= ahead_ms < lease_ms:
             raise ValueError(f"claiming {ahead_ms} ms ahead needs a longer lease than {lease_ms}")
@@ -76,9 +82,14 @@ class TimerPoller:
         self._ahead_ms = ahead_ms
         self._poll = poll_ms / 1000
         self._lease_ms = lease_ms
+        self._give_up = (give_up_ms or GIVE_UP_LEASES * lease_ms) / 1000
         self._batch = batch
         self._clock = clock
         self.fired = 0
+        # The timers this process is firing, by id, with their latest claim: one claimed
+        # again while it still fires (its lease ran out under load) is not fired a second
+        # time, and its ack carries the newer lease.
+        self._firing: dict[str, Claimed] = {}
         # When the last poll finished (monotonic seconds): the replica's liveness reads it.
         self.last_poll = time.monotonic()
 
@@ -89,17 +100,24 @@ class TimerPoller:
         return len(claimed)
 
     async def _claim(self) -> list[Claimed]:
-        return await self._store.claim(self._clock() + self._ahead_ms, self._lease_ms, self._batch)
+        """Claim the due timers; those this process is still firing only renew their lease."""
+        until = self._clock() + self._ahead_ms
+        claimed = await self._store.claim(until, self._lease_ms, self._batch)
+        fresh = [item for item in claimed if item.timer_id not in self._firing]
+        self._firing.update((item.timer_id, item) for item in claimed)
+        return fresh
 
     async def _fire_all(self, claimed: Sequence[Claimed]) -> None:
         async def fire(item: Claimed) -> Claimed | None:
             try:
-                await self._fire(item)
+                await asyncio.wait_for(self._fire(item), self._give_up)
             except Exception:
                 # Leave the lease to run out: the timer fires again after it.
+                self._firing.pop(item.timer_id, None)
                 log.warning("timer_fire_failed", timer_id=item.timer_id, exc_info=True)
                 return None
-            return item
+            # Acked with its latest lease (it may have been claimed again meanwhile).
+            return self._firing.pop(item.timer_id, item)
 
         # Each timer is acked once its command is confirmed, never before; the timers
         # confirmed while an ack round trip was under way are acked together in the next.

@@ -25,12 +25,15 @@ from typing import Any
 
 from shared.domain import TimerRequest
 from shared.keys import Aggregate
+from shared.logging import get_logger
 from shared.messages import CMD_TIMER_FIRED, Envelope, derived_id, envelope
 from shared.metrics import TIMER_LATENESS, TIMERS_FIRED
 from shared.runtime.ports import Bus, Clock, Store
 from shared.runtime.spec import ServiceSpec
 from shared.store import Loaded
 from shared.timers import Claimed
+
+log = get_logger(__name__)
 
 # Fired timers applied at once by one process at the same time (the rest wait their turn):
 # after a restart, thousands fall due together.
@@ -95,14 +98,30 @@ class TimerFiring:
         async with self._slots:
             # The state is read before the timer is due; a commit made since then makes
             # the timer's commit conflict, and it is decided again on the state read anew.
-            agg = Aggregate(self._ns, self._service, tag)
-            message_id = fired_id(self._service, claimed)
-            loaded = await self._store.load_unless_processed(agg, message_id)
-            await self._until_due(claimed)
-            fired = self.fired(claimed)
-            if not await self._apply(fired, {tag: loaded}):
-                await self._bus.send_command(self._service, fired)
+            to_send = await self._applied_at_once(claimed, tag)
+            if to_send is not None:
+                await self._bus.send_command(self._service, to_send)
         TIMERS_FIRED.labels(self._service).inc()
+
+    async def _applied_at_once(self, claimed: Claimed, tag: str) -> Envelope | None:
+        """Apply the timer in this process once it is due (``None``), or say what must go
+        through the partition instead: messages are queued for its combat, or applying it
+        here failed (the partition's consumer retries it as it does any command, and the
+        processed record drops it if the failed attempt had committed after all)."""
+        agg = Aggregate(self._ns, self._service, tag)
+        try:
+            loaded = await self._store.load_unless_processed(agg, fired_id(self._service, claimed))
+        except Exception:
+            log.warning("timer_lane_failed", timer_id=claimed.timer_id, exc_info=True)
+            await self._until_due(claimed)
+            return self.fired(claimed)
+        await self._until_due(claimed)
+        fired = self.fired(claimed)
+        try:
+            return None if await self._apply(fired, {tag: loaded}) else fired
+        except Exception:
+            log.warning("timer_lane_failed", timer_id=claimed.timer_id, exc_info=True)
+            return fired
 
     async def _until_due(self, claimed: Claimed) -> None:
         """Wait until the timer is due by the clock (a sleep may end early by a little)."""

@@ -260,6 +260,34 @@ async def test_a_lane_timer_due_while_a_command_is_queued_goes_through_the_parti
     await eventually(lambda: len(events) == 2)
 
 
+async def test_a_lane_timer_whose_application_fails_in_process_goes_through_the_partition(
+    bus: Bus, redis: Redis, namespace: str, events: list[Envelope]
+) -> None:
+    """Applying it in the poller's process failed (Redis hiccup, a bug): the partition's
+    consumer applies it as any command, rather than its lease running out first."""
+    keys = Keys(namespace)
+    lane = dataclasses.replace(spec(keys), timer_lane=True)
+    runtime = RedisServiceRuntime(lane, redis=redis, bus=bus, keys=keys, retention_seconds=60)
+    partition: list[Envelope] = []
+
+    async def on_command(env: Envelope) -> None:
+        partition.append(env)
+
+    async def broken(env: Envelope, preloaded: object) -> bool:
+        raise ConnectionError("lost in the middle")
+
+    await bus.consume_service("turns", on_command)
+    await runtime.handle(command("c1", n=1, arm=True))
+    (claimed,) = await runtime.timers.claim(now_ms(), lease_ms=2_000)
+    runtime.firing._apply = broken
+    await runtime.fire_timer(claimed)
+    await eventually(lambda: [e.type for e in partition] == ["timer.fired"])
+    assert len(events) == 1  # not applied yet
+    await runtime.handle(partition[0])
+    await eventually(lambda: len(events) == 2)
+    assert events[1].causation_id == partition[0].message_id
+
+
 async def test_the_sweeper_publishes_what_a_dead_process_left_in_its_outbox(
     runtime: RedisServiceRuntime, events: list[Envelope], redis: Redis, namespace: str
 ) -> None:

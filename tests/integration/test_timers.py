@@ -346,3 +346,56 @@ async def test_a_poller_goes_on_claiming_while_earlier_timers_still_fire(
         stop.set()
         await asyncio.wait_for(task, timeout=5)
     assert await store.count() == 0  # both acked, the slow one once it was done
+
+
+async def test_a_timer_claimed_again_while_it_still_fires_is_not_fired_twice(
+    redis: Redis, namespace: str
+) -> None:
+    """A firing that outlasts its lease (a flood after a restart, a slow machine): the
+    poller's next claims only renew the lease, and the ack carries the newest one."""
+    store = timers(redis, namespace)
+    release = asyncio.Event()
+    fired: list[str] = []
+
+    async def fire(item: Claimed) -> None:
+        fired.append(item.timer_id)
+        await release.wait()
+
+    await store.arm("slow", 0, {})
+    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=50, give_up_ms=5_000)
+    stop = asyncio.Event()
+    task = asyncio.create_task(poller.run_forever(stop))
+    try:
+        await asyncio.sleep(0.4)  # eight leases ran out meanwhile
+        release.set()
+        await eventually(lambda: poller.fired == 1, within=5)
+    finally:
+        release.set()
+        stop.set()
+        await asyncio.wait_for(task, timeout=5)
+    assert fired == ["slow"]
+    assert await store.count() == 0  # acked with the lease of its last claim
+
+
+async def test_a_firing_that_hangs_is_given_up_and_the_timer_fires_again(
+    redis: Redis, namespace: str
+) -> None:
+    store = timers(redis, namespace)
+    fired: list[str] = []
+
+    async def fire(item: Claimed) -> None:
+        fired.append(item.timer_id)
+        if len(fired) == 1:
+            await asyncio.Event().wait()  # a publish that never returns
+
+    await store.arm("hung", 0, {})
+    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=50, give_up_ms=150)
+    stop = asyncio.Event()
+    task = asyncio.create_task(poller.run_forever(stop))
+    try:
+        await eventually(lambda: poller.fired == 1, within=5)
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, timeout=5)
+    assert fired == ["hung", "hung"]
+    assert await store.count() == 0

@@ -90,6 +90,7 @@ class TimerPoller:
         # again while it still fires (its lease ran out under load) is not fired a second
         # time, and its ack carries the newer lease.
         self._firing: dict[str, Claimed] = {}
+        self._freed = asyncio.Event()  # set whenever a firing ends
         # When the last poll finished (monotonic seconds): the replica's liveness reads it.
         self.last_poll = time.monotonic()
 
@@ -99,10 +100,11 @@ class TimerPoller:
         await self._fire_all(claimed)
         return len(claimed)
 
-    async def _claim(self) -> list[Claimed]:
-        """Claim the due timers; those this process is still firing only renew their lease."""
+    async def _claim(self, limit: int | None = None) -> list[Claimed]:
+        """Claim the due timers (``limit``, at most ``batch``); those this process is still
+        firing only renew their lease."""
         until = self._clock() + self._ahead_ms
-        claimed = await self._store.claim(until, self._lease_ms, self._batch)
+        claimed = await self._store.claim(until, self._lease_ms, limit or self._batch)
         fresh = [item for item in claimed if item.timer_id not in self._firing]
         self._firing.update((item.timer_id, item) for item in claimed)
         return fresh
@@ -113,11 +115,11 @@ class TimerPoller:
                 await asyncio.wait_for(self._fire(item), self._give_up)
             except Exception:
                 # Leave the lease to run out: the timer fires again after it.
-                self._firing.pop(item.timer_id, None)
+                self._done(item)
                 log.warning("timer_fire_failed", timer_id=item.timer_id, exc_info=True)
                 return None
             # Acked with its latest lease (it may have been claimed again meanwhile).
-            return self._firing.pop(item.timer_id, item)
+            return self._done(item)
 
         # Each timer is acked once its command is confirmed, never before; the timers
         # confirmed while an ack round trip was under way are acked together in the next.
@@ -133,6 +135,11 @@ class TimerPoller:
             # firings under way end rather than leave them behind.
             await asyncio.gather(*firing, return_exceptions=True)
 
+    def _done(self, item: Claimed) -> Claimed:
+        """A firing ended: its place is free, and its latest claim is what an ack uses."""
+        self._freed.set()
+        return self._firing.pop(item.timer_id, item)
+
     async def _fire_claimed(self, claimed: Sequence[Claimed]) -> None:
         try:
             await self._fire_all(claimed)
@@ -147,15 +154,19 @@ class TimerPoller:
     async def run_forever(self, stop: asyncio.Event | None = None) -> None:
         """Poll until ``stop``. A claim's timers fire while the poller goes on claiming (one
         claimed ahead waits for its due time, and the next one due must not wait for that),
-        with at most ``batch`` timers in flight."""
+        with at most ``batch`` timers in flight: a flood of overdue timers (after a restart)
+        is claimed as fast as they are fired, not all at once, so none waits out its lease
+        in this process before its turn comes."""
         stop = stop or asyncio.Event()
-        in_flight: dict[asyncio.Task[None], int] = {}
+        in_flight: set[asyncio.Task[None]] = set()
         try:
             while not stop.is_set():
-                while sum(in_flight.values()) >= self._batch:
-                    await asyncio.wait(set(in_flight), return_when=asyncio.FIRST_COMPLETED)
+                while len(self._firing) >= self._batch:
+                    self._freed.clear()
+                    await self._freed.wait()
+                room = self._batch - len(self._firing)
                 try:
-                    claimed = await self._claim()
+                    claimed = await self._claim(room)
                     self.last_poll = time.monotonic()
                 except asyncio.CancelledError:
                     raise
@@ -165,9 +176,9 @@ class TimerPoller:
                     continue
                 if claimed:
                     task = asyncio.create_task(self._fire_claimed(claimed))
-                    in_flight[task] = len(claimed)
-                    task.add_done_callback(lambda done: in_flight.pop(done, None))
-                if len(claimed) < self._batch:
+                    in_flight.add(task)
+                    task.add_done_callback(in_flight.discard)
+                if len(claimed) < room:
                     await self._store.wait_armed(self._idle_seconds())
         finally:
             if in_flight:

@@ -217,11 +217,13 @@ class TimerStore:
         await self.apply([CancelTimer(timer_id, owner)])
 
     async def claim(self, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]:
-        """Claim up to ``limit`` due timers of each shard, in one round trip."""
+        """Claim about ``limit`` due timers in all (the earliest ``limit / shards``, rounded
+        up, of each shard), in one round trip."""
+        per_shard = max(1, -(-limit // len(self.shards)))
 
         def build(pipe: Pipeline) -> None:
             for keys in self.shards:
-                _CLAIM.queue(pipe, keys.all, [now, lease_ms, limit])
+                _CLAIM.queue(pipe, keys.all, [now, lease_ms, per_shard])
 
         claimed: list[Claimed] = []
         nexts: list[int] = []

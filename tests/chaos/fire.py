@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from tests.chaos.check import Figures, check
-from tests.chaos.load import Record, new_community
+from tests.chaos.load import PATIENCE_S, Record, new_community
 from tests.chaos.scenarios import PLAY_TIMERS, player, settle, start_combats
 from tests.chaos.stack import Stack
 
@@ -42,16 +42,19 @@ async def under_fire(
     every: float,
     first_after: float = 0.5,
     max_kills: int = 12,
+    patience: float = PATIENCE_S,
 ) -> AsyncIterator[Fire]:
     """Play ``combats`` in the background and kill ``services`` in turn, one every ``every``
     seconds, while the body runs; after the body, go on killing (up to ``max_kills``) until
-    a redelivery was seen. On exit the background combats are settled and checked."""
+    a redelivery was seen. On exit the background combats are settled and checked.
+    ``patience``: how long a player retries one action (longer than an outage the body
+    causes on purpose, which the service answers with 503 throughout)."""
     suite = stack.suite
     community = await new_community(suite.base_url, suite.admin_token, PLAY_TIMERS)
     record = Record()
     ids = await start_combats(community, record, combats)
     stop = asyncio.Event()
-    players = [asyncio.create_task(player(community, record, c).play(stop)) for c in ids]
+    players = [asyncio.create_task(player(community, record, c, patience).play(stop)) for c in ids]
     fire = Fire()
     baseline = stack.redeliveries()
     body_done = asyncio.Event()

@@ -105,6 +105,9 @@ class Record:
 
 RETRYABLE = {409, 429, 500, 502, 503, 504}
 
+PATIENCE_S = 60.0
+"""How long a player retries one request before giving up (it is then unanswered)."""
+
 
 async def send(
     client: httpx.AsyncClient,
@@ -114,7 +117,7 @@ async def send(
     *,
     body: JSON | None = None,
     key: str | None = None,
-    deadline: float = 60.0,
+    deadline: float = PATIENCE_S,
 ) -> httpx.Response | None:
     """Send until answered (retrying with the same Idempotency-Key), or give up at deadline."""
     headers = {"Idempotency-Key": key} if key else {}
@@ -198,9 +201,16 @@ class Player:
     let a window or a turn run out; with ``room``, the next combat of the room when one ends."""
 
     def __init__(
-        self, community: Community, record: Record, combat_id: str, room: int | None = None
+        self,
+        community: Community,
+        record: Record,
+        combat_id: str,
+        room: int | None = None,
+        *,
+        patience: float = PATIENCE_S,
     ) -> None:
         self.community = community
+        self.patience = patience
         self.client = community.client
         self.record = record
         self.combat_id = combat_id
@@ -229,6 +239,7 @@ class Player:
             f"/v1/combats/{self.combat_id}/actions",
             body={"type": kind, "actor": actor, **body},
             key=attempt.key,
+            deadline=self.patience,
         )
         attempt.answered = time.time()
         if answer is not None:

@@ -13,6 +13,7 @@ import httpx
 from tests.chaos.check import check
 from tests.chaos.fire import merged, under_fire
 from tests.chaos.load import (
+    PATIENCE_S,
     SKILL,
     Attempt,
     Community,
@@ -220,8 +221,15 @@ async def timers_while_down(
     community, record, ids = await overdue_combats(stack.suite, combats, turn_seconds)
     # Once turns is back and the due timers flood in, resolution and states are killed too.
     fire_at = turn_seconds + 4.0
+    # The background players keep trying through the outage (turns answers 503 throughout:
+    # nothing is lost), so an action sent as turns died is answered once it is back.
     async with under_fire(
-        stack, ["resolution", "states"], combats=background, every=2.0, first_after=fire_at
+        stack,
+        ["resolution", "states"],
+        combats=background,
+        every=2.0,
+        first_after=fire_at,
+        patience=turn_seconds + 3 + PATIENCE_S,
     ) as fire:
         # Every turn timer falls due while turns is dead, and nobody fires it.
         killed, restarted = await down_for(stack.suite, "turns", turn_seconds + 3)

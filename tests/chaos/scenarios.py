@@ -18,6 +18,7 @@ from shared.keys import Keys, Names
 from shared.messages import Envelope, new_id, utcnow
 from tests.chaos.check import Figures, check
 from tests.chaos.load import (
+    PATIENCE_S,
     Community,
     Player,
     Record,
@@ -161,9 +162,12 @@ async def played(
     )
 
 
-def player(community: Community, record: Record, combat_id: str) -> Player:
+def player(
+    community: Community, record: Record, combat_id: str, patience: float = PATIENCE_S
+) -> Player:
     """A player of the combat's room, who starts the room's next combat when one ends."""
-    return Player(community, record, combat_id, room=record.rooms.get(combat_id))
+    room = record.rooms.get(combat_id)
+    return Player(community, record, combat_id, room=room, patience=patience)
 
 
 def latency(record: Record) -> dict[str, float]:

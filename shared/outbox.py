@@ -359,6 +359,13 @@ class OutboxRelay:
             return len(applied) + await self.flush(claim.outbox)
         return len(applied)
 
+    async def waiting(self, outbox_key: str) -> tuple[int, int]:
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.xlen(outbox_key)
+            pipe.pttl(f"{outbox_key}:lock")
+            entries_left, lock_ms = await pipe.execute()
+        return int(entries_left), int(lock_ms)
+
     async def _apply_batch(
         self, batch: list[tuple[str, dict[str, bytes]]]
     ) -> tuple[list[str], BaseException | None]:

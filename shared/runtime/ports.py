@@ -79,6 +79,11 @@ class Relay(Protocol):
         """Carry out the entries a commit claimed, from memory (``batch``, in order)."""
         ...
 
+    async def waiting(self, outbox_key: str) -> tuple[int, int]:
+        """How many entries the outbox holds, and for how many ms more a flusher holds its
+        lock (negative: none does): why a timer the state expects may not be armed yet."""
+        ...
+
 
 class Timers(TimerOps, Protocol):
     async def arm_if_missing(self, timer_id: str, due_ms: int, payload: dict[str, Any]) -> bool:

@@ -50,6 +50,7 @@ class Reconciler:
         """One pass over the active aggregates; how many timers it re-armed."""
         rearmed = 0
         named: list[str] = []
+        outboxes: list[str] = []  # for each named timer: how late, and its outbox then
         if self._stalls:
             self._stalls.begin()
         async for tag in self._store.active_tags():
@@ -74,12 +75,19 @@ class Reconciler:
                     rearmed += 1
                     if len(named) < NAMED_REARMED:
                         named.append(timer.timer_id)
+                        entries_left, lock_ms = await self._relay.waiting(agg.outbox)
+                        outboxes.append(
+                            f"{timer.timer_id}: due {self._clock.now_ms() - timer.due_ms} ms "
+                            f"ago, outbox {entries_left} entries, lock {lock_ms} ms"
+                        )
             if self._stalls:
                 await self._stalls.visit(agg, state, self._clock.now_ms())
         if self._stalls:
             self._stalls.finish()
         if rearmed:
-            log.warning("timers_rearmed_by_reconciler", count=rearmed, timer_ids=named)
+            log.warning(
+                "timers_rearmed_by_reconciler", count=rearmed, timer_ids=named, outboxes=outboxes
+            )
         return rearmed
 
 

@@ -11,6 +11,7 @@ import aio_pika
 import pytest
 from prometheus_client import REGISTRY
 from redis.asyncio import Redis
+from structlog.testing import capture_logs
 
 from shared.bus import Bus
 from shared.domain import Decision, TimerRequest
@@ -361,8 +362,14 @@ async def test_the_reconciler_rearms_a_timer_the_store_lost(
     await runtime.handle(command("c1", n=1, arm=True))
     for keys in runtime.timers.shards:  # lost (say, a Redis restart without AOF)
         await redis.delete(*keys.all)
-    assert await runtime.reconcile_once() == 1
+    with capture_logs() as logs:
+        assert await runtime.reconcile_once() == 1
     assert await runtime.timers.due_of("c1:t1") is not None
+    (warned,) = [e for e in logs if e["event"] == "timers_rearmed_by_reconciler"]
+    assert warned["timer_ids"] == ["c1:t1"]
+    # How late it was, and whether its outbox still held anything (here: nothing).
+    ((why,),) = [warned["outboxes"]]
+    assert why.startswith("c1:t1: due ") and why.endswith("outbox 0 entries, lock -2 ms")
     assert await runtime.reconcile_once() == 0
 
 

@@ -292,6 +292,9 @@ class MemoryRelay:
             raise failure
         return len(applied)
 
+    async def waiting(self, outbox_key: str) -> tuple[int, int]:
+        return len(self._data.outboxes[outbox_key]), -2  # one process: nobody holds it
+
     async def carry_claimed(self, claim: OutboxClaim, batch: Sequence[OutboxEntry]) -> int:
         """The claimed entries from memory, then removed from the outbox's head (unless a
         flush already carried them out)."""

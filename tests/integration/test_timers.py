@@ -415,8 +415,9 @@ async def test_a_flood_of_due_timers_is_claimed_as_fast_as_it_fires(
         fired.append(item.timer_id)
         await release.wait()
 
-    for i in range(40):
-        await store.arm(f"combat:{i}:turn-1", 0, {})
+    tags = [f"combat:c{i}" for i in range(40)]
+    await store.apply([ArmTimer(f"{tag}:turn-1", 0, {"tag": tag}) for tag in tags])
+    assert {shard_of(tag, 4) for tag in tags} == {0, 1, 2, 3}
     poller = TimerPoller(store, fire, poll_ms=5, lease_ms=5_000, batch=8)
     stop = asyncio.Event()
     task = asyncio.create_task(poller.run_forever(stop))
@@ -430,5 +431,5 @@ async def test_a_flood_of_due_timers_is_claimed_as_fast_as_it_fires(
         release.set()
         stop.set()
         await asyncio.wait_for(task, timeout=5)
-    assert sorted(fired) == sorted(f"combat:{i}:turn-1" for i in range(40))
+    assert sorted(fired) == sorted(f"{tag}:turn-1" for tag in tags)
     assert await store.count() == 0

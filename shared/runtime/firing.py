@@ -109,18 +109,17 @@ class TimerFiring:
         here failed (the partition's consumer retries it as it does any command, and the
         processed record drops it if the failed attempt had committed after all)."""
         agg = Aggregate(self._ns, self._service, tag)
+        fired: Envelope | None = None  # built once it is due (its time is when it fired)
         try:
             loaded = await self._store.load_unless_processed(agg, fired_id(self._service, claimed))
-        except Exception:
-            log.warning("timer_lane_failed", timer_id=claimed.timer_id, exc_info=True)
             await self._until_due(claimed)
-            return self.fired(claimed)
-        await self._until_due(claimed)
-        fired = self.fired(claimed)
-        try:
+            fired = self.fired(claimed)
             return None if await self._apply(fired, {tag: loaded}) else fired
         except Exception:
             log.warning("timer_lane_failed", timer_id=claimed.timer_id, exc_info=True)
+            if fired is None:
+                await self._until_due(claimed)
+                fired = self.fired(claimed)
             return fired
 
     async def _until_due(self, claimed: Claimed) -> None:

@@ -210,9 +210,11 @@ async def test_a_timer_armed_by_a_commit_fires_once_as_a_command(
     assert fired[0].payload["timer_id"] == "c1:t1"
 
 
-async def test_a_lane_timer_claimed_ahead_is_applied_in_process_once_and_never_early(
-    bus: Bus, redis: Redis, namespace: str, events: list[Envelope]
-) -> None:
+async def lane_runtime(
+    bus: Bus, redis: Redis, namespace: str
+) -> tuple[RedisServiceRuntime, list[Envelope]]:
+    """The tiny service with ``timer_lane`` (as services/turns), and what reaches its
+    partition (``timer.fired`` commands sent through it instead of applied at once)."""
     keys = Keys(namespace)
     lane = dataclasses.replace(spec(keys), timer_lane=True)
     runtime = RedisServiceRuntime(lane, redis=redis, bus=bus, keys=keys, retention_seconds=60)
@@ -222,6 +224,13 @@ async def test_a_lane_timer_claimed_ahead_is_applied_in_process_once_and_never_e
         partition.append(env)
 
     await bus.consume_service("turns", on_command)
+    return runtime, partition
+
+
+async def test_a_lane_timer_claimed_ahead_is_applied_in_process_once_and_never_early(
+    bus: Bus, redis: Redis, namespace: str, events: list[Envelope]
+) -> None:
+    runtime, partition = await lane_runtime(bus, redis, namespace)
     await runtime.handle(command("c1", n=1, arm=True, in_ms=150))
     (claimed,) = await runtime.timers.claim(now_ms() + CLAIM_AHEAD_MS, lease_ms=2_000)
     due = claimed.payload["due_ms"]
@@ -239,17 +248,9 @@ async def test_a_lane_timer_claimed_ahead_is_applied_in_process_once_and_never_e
 async def test_a_lane_timer_due_while_a_command_is_queued_goes_through_the_partition(
     bus: Bus, redis: Redis, namespace: str, events: list[Envelope]
 ) -> None:
-    keys = Keys(namespace)
-    lane = dataclasses.replace(spec(keys), timer_lane=True)
-    runtime = RedisServiceRuntime(lane, redis=redis, bus=bus, keys=keys, retention_seconds=60)
-    partition: list[Envelope] = []
-
-    async def on_command(env: Envelope) -> None:
-        partition.append(env)
-
-    await bus.consume_service("turns", on_command)
+    runtime, partition = await lane_runtime(bus, redis, namespace)
     await runtime.handle(command("c1", n=1, arm=True))
-    queued = keys.combat("turns", "c1").queued
+    queued = Keys(namespace).combat("turns", "c1").queued
     await redis.zadd(queued, {"m_accepted": now_ms()})  # as the gateway, before it sends
     (claimed,) = await runtime.timers.claim(now_ms(), lease_ms=2_000)
     await runtime.fire_timer(claimed)
@@ -266,18 +267,11 @@ async def test_a_lane_timer_whose_application_fails_in_process_goes_through_the_
 ) -> None:
     """Applying it in the poller's process failed (Redis hiccup, a bug): the partition's
     consumer applies it as any command, rather than its lease running out first."""
-    keys = Keys(namespace)
-    lane = dataclasses.replace(spec(keys), timer_lane=True)
-    runtime = RedisServiceRuntime(lane, redis=redis, bus=bus, keys=keys, retention_seconds=60)
-    partition: list[Envelope] = []
-
-    async def on_command(env: Envelope) -> None:
-        partition.append(env)
 
     async def broken(env: Envelope, preloaded: object) -> bool:
         raise ConnectionError("lost in the middle")
 
-    await bus.consume_service("turns", on_command)
+    runtime, partition = await lane_runtime(bus, redis, namespace)
     await runtime.handle(command("c1", n=1, arm=True))
     (claimed,) = await runtime.timers.claim(now_ms(), lease_ms=2_000)
     runtime.firing._apply = broken

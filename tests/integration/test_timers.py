@@ -125,18 +125,27 @@ async def test_the_poller_fires_each_due_timer_once_and_retries_a_failed_fire(
 
     for name in ("a", "b", "flaky"):
         await store.arm(name, 0, {})
-    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=200)
+    async with running(TimerPoller(store, fire, poll_ms=5, lease_ms=200)):
+        await eventually(lambda: sorted(fired) == ["a", "b", "flaky"], within=5)
+    assert sorted(fired) == ["a", "b", "flaky"]
+    assert await store.count() == 0
+
+
+@contextlib.asynccontextmanager
+async def running(poller: TimerPoller, release: asyncio.Event | None = None) -> AsyncIterator[None]:
+    """The poller's ``run_forever`` for the body, then stopped and awaited (``release`` set
+    first, so that firings the test holds can end). Stop between polls and wait for it: a
+    task cancelled in the middle of a Redis command leaves its connection to be collected
+    unclosed after the loop is gone."""
     stop = asyncio.Event()
     task = asyncio.create_task(poller.run_forever(stop))
     try:
-        await eventually(lambda: sorted(fired) == ["a", "b", "flaky"], within=5)
+        yield
     finally:
-        # Stop between polls and wait for it: a task cancelled in the middle of a Redis
-        # command leaves its connection to be collected unclosed after the loop is gone.
+        if release is not None:
+            release.set()
         stop.set()
         await asyncio.wait_for(task, timeout=5)
-    assert sorted(fired) == ["a", "b", "flaky"]
-    assert await store.count() == 0
 
 
 @contextlib.asynccontextmanager
@@ -146,14 +155,8 @@ async def polling(store: TimerStore, fired: list[str]) -> AsyncIterator[None]:
     async def fire(item: Claimed) -> None:
         fired.append(item.timer_id)
 
-    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=2_000)
-    stop = asyncio.Event()
-    task = asyncio.create_task(poller.run_forever(stop))
-    try:
+    async with running(TimerPoller(store, fire, poll_ms=5, lease_ms=2_000)):
         yield
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, timeout=5)
 
 
 async def run_poller(store: TimerStore, fired: list[str], until: int) -> None:
@@ -336,15 +339,8 @@ async def test_a_poller_goes_on_claiming_while_earlier_timers_still_fire(
 
     await store.arm("slow", 0, {})
     await store.arm("next", now_ms() + 100, {})
-    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=5_000)
-    stop = asyncio.Event()
-    task = asyncio.create_task(poller.run_forever(stop))
-    try:
+    async with running(TimerPoller(store, fire, poll_ms=5, lease_ms=5_000), release):
         await eventually(lambda: fired == ["slow", "next"], within=5)
-    finally:
-        release.set()
-        stop.set()
-        await asyncio.wait_for(task, timeout=5)
     assert await store.count() == 0  # both acked, the slow one once it was done
 
 
@@ -365,16 +361,10 @@ async def test_a_timer_claimed_again_while_it_still_fires_is_not_fired_twice(
     # Leases of 200 ms: shorter ones may run out again during the ack's own round trip on
     # a loaded machine, and a timer whose lease ran out is fired again (by design).
     poller = TimerPoller(store, fire, poll_ms=5, lease_ms=200, give_up_ms=10_000)
-    stop = asyncio.Event()
-    task = asyncio.create_task(poller.run_forever(stop))
-    try:
+    async with running(poller, release):
         await asyncio.sleep(1.0)  # five leases ran out meanwhile
         release.set()
         await eventually(lambda: poller.fired == 1, within=5)
-    finally:
-        release.set()
-        stop.set()
-        await asyncio.wait_for(task, timeout=5)
     assert fired == ["slow"]
     assert await store.count() == 0  # acked with the lease of its last claim
 
@@ -392,13 +382,8 @@ async def test_a_firing_that_hangs_is_given_up_and_the_timer_fires_again(
 
     await store.arm("hung", 0, {})
     poller = TimerPoller(store, fire, poll_ms=5, lease_ms=200, give_up_ms=600)
-    stop = asyncio.Event()
-    task = asyncio.create_task(poller.run_forever(stop))
-    try:
+    async with running(poller):
         await eventually(lambda: poller.fired == 1, within=5)
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, timeout=5)
     assert fired == ["hung", "hung"]
     assert await store.count() == 0
 
@@ -421,17 +406,11 @@ async def test_a_flood_of_due_timers_is_claimed_as_fast_as_it_fires(
     await store.apply([ArmTimer(f"{tag}:turn-1", 0, {"tag": tag}) for tag in tags])
     assert {shard_of(tag, 4) for tag in tags} == {0, 1, 2, 3}
     poller = TimerPoller(store, fire, poll_ms=5, lease_ms=5_000, batch=8)
-    stop = asyncio.Event()
-    task = asyncio.create_task(poller.run_forever(stop))
-    try:
+    async with running(poller, release):
         await eventually(lambda: len(fired) >= 8, within=5)
         await asyncio.sleep(0.1)
         assert len(fired) == 8  # two of each shard, the rest still due and unclaimed
         release.set()
         await eventually(lambda: poller.fired == 40, within=5)
-    finally:
-        release.set()
-        stop.set()
-        await asyncio.wait_for(task, timeout=5)
     assert sorted(fired) == sorted(f"{tag}:turn-1" for tag in tags)
     assert await store.count() == 0

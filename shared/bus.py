@@ -29,6 +29,7 @@ from aio_pika.abc import (
 )
 from pydantic import ValidationError
 
+from shared.batch_memo import one_batch
 from shared.delivery import TRANSIENT_ERRORS, MessageHandler, handle_delivered
 from shared.keys import Names
 from shared.logging import get_logger
@@ -345,9 +346,10 @@ class Bus:
                 )
             # A batch is handled event by event, in order; after a failure it comes back
             # whole and the events already handled are dropped as processed.
-            for env in envelopes:
-                if not await handle_delivered(handler, env, message):
-                    return
+            with one_batch(len(envelopes)):
+                for env in envelopes:
+                    if not await handle_delivered(handler, env, message):
+                        return
             await message.ack()
 
         return on_message

@@ -1,7 +1,8 @@
 """Message handling: for each aggregate a message concerns, load, decide, commit, flush.
 
 Per aggregate (docs/DESIGN.md "One command, end to end"): skip it if the message was
-already processed there, load the state, run the pure handler, and commit state + processed
+already processed there, load the state (within one delivered batch, the state the batch's
+previous event left: shared/batch_memo.py), run the pure handler, and commit state + processed
 record + outbox (+ audit log + read model) in one script; on a version conflict reload and
 retry; then carry out what the commit wrote (from memory when the commit claimed its
 entries, else by flushing the outbox; nothing when it wrote none). A rule violation commits
@@ -13,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
+from shared.batch_memo import batch_memo
 from shared.errors import RuleViolation
 from shared.logging import bind_message, get_logger, unbind_message
 from shared.messages import Envelope
@@ -107,10 +109,14 @@ class MessageHandling:
     ) -> str:
         agg = target.agg
         first = preloaded is not None and agg.tag in preloaded
+        # Within one delivered batch, the state the previous event left (shared/batch_memo.py).
+        memo = batch_memo()
         for _ in range(MAX_ATTEMPTS):
             if first:
                 assert preloaded is not None
                 loaded, first = preloaded[agg.tag], False
+            elif memo is not None and agg.tag in memo:
+                loaded = memo.pop(agg.tag)
             else:
                 loaded = await self._store.load_unless_processed(agg, env.message_id)
             if loaded is None:
@@ -132,6 +138,8 @@ class MessageHandling:
                 await self._outgoing.reject(env, violation.as_payload())
                 return "rejected"
             if decision.state is None:
+                if memo is not None:
+                    memo[agg.tag] = loaded
                 return "unchanged"
             occurred = self._clock.utcnow()
             commit = self._commits.build(
@@ -151,6 +159,10 @@ class MessageHandling:
                 payload = version_mismatch(commit.if_match, result.aggregate_version)
                 await self._outgoing.reject(env, payload)
                 return "rejected"
+            if memo is not None:
+                memo[agg.tag] = Loaded(
+                    result.state_version, decision.state, result.aggregate_version
+                )
             if result.claim is not None:
                 await self._carry(target, result.claim, commit.outbox)
             elif commit.outbox:

@@ -30,6 +30,7 @@ from gateway.commands import Outcome
 from services.resolution.handlers import spec as resolution_spec
 from services.states.handlers import spec as states_spec
 from services.turns.handlers import spec as turns_spec
+from shared.batch_memo import one_batch
 from shared.keys import Aggregate, Keys
 from shared.messages import (
     CMD_COMBAT_ACT,
@@ -128,9 +129,11 @@ class Chain:
             return False
         delivery = self.bus.queues[service].popleft()
         for _ in range(2 if self.twice else 1):
-            for env in read_envelopes(delivery.type, delivery.body):
-                self.handled.append((service, env.type))
-                await self.runtimes[service].handle(env)
+            envelopes = read_envelopes(delivery.type, delivery.body)
+            with one_batch(len(envelopes)):
+                for env in envelopes:
+                    self.handled.append((service, env.type))
+                    await self.runtimes[service].handle(env)
         self.delivered += 1
         return True
 

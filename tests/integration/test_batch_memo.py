@@ -1,6 +1,7 @@
 """One delivered batch, one load per aggregate (shared/batch_memo.py), on the real broker and
 store: the events of a batch start from the state the previous one left, and a commit by
-someone else in between, or a batch delivered again, still changes nothing twice."""
+someone else in between, or a batch delivered again, still changes nothing twice. The batches hold
+the toy counter's messages of tests/integration/test_runtime.py, handled as any event."""
 
 from __future__ import annotations
 
@@ -13,28 +14,13 @@ from redis.asyncio import Redis
 from shared.batch_memo import one_batch
 from shared.bus import Bus
 from shared.keys import Keys
-from shared.messages import EVENTS_BATCH, Envelope, new_id, utcnow
+from shared.messages import EVENTS_BATCH, Envelope, new_id
 from shared.runtime import RedisServiceRuntime
 from shared.store import AggregateStore, Loaded
 from tests.integration.test_runtime import command, spec
 from tests.support.wait import eventually
 
 pytestmark = pytest.mark.integration
-
-
-def event(combat_id: str, n: int) -> Envelope:
-    """An event another service committed, with a ``combat.act`` type so that the counter of
-    tests/integration/test_runtime.py handles it."""
-    return Envelope(
-        message_id=new_id("e"),
-        type="combat.act",
-        correlation_id=new_id("r"),
-        combat_id=combat_id,
-        room="plaza",
-        tenant="t1",
-        occurred_at=utcnow(),
-        payload={"n": n},
-    )
 
 
 @pytest.fixture
@@ -73,7 +59,9 @@ async def handle_batch(runtime: RedisServiceRuntime, batch: list[Envelope]) -> N
 async def test_a_batch_loads_its_aggregate_once_and_commits_each_event(
     runtime: RedisServiceRuntime, namespace: str, loads: list[str]
 ) -> None:
-    await handle_batch(runtime, [event("c1", 1), event("c1", 2), event("c1", 0), event("c1", 4)])
+    await handle_batch(
+        runtime, [command("c1", n=1), command("c1", n=2), command("c1", n=0), command("c1", n=4)]
+    )
     assert await total(runtime, namespace, "c1") == 7
     assert len(loads) == 1
 
@@ -81,7 +69,7 @@ async def test_a_batch_loads_its_aggregate_once_and_commits_each_event(
 async def test_each_aggregate_of_a_batch_is_loaded_once(
     runtime: RedisServiceRuntime, namespace: str, loads: list[str]
 ) -> None:
-    batch = [event("c1", 1), event("c2", 10), event("c1", 2), event("c2", 20)]
+    batch = [command("c1", n=1), command("c2", n=10), command("c1", n=2), command("c2", n=20)]
     await handle_batch(runtime, batch)
     assert (await total(runtime, namespace, "c1"), await total(runtime, namespace, "c2")) == (3, 30)
     assert loads == [batch[0].message_id, batch[1].message_id]
@@ -90,7 +78,7 @@ async def test_each_aggregate_of_a_batch_is_loaded_once(
 async def test_outside_a_batch_every_message_loads_its_aggregate(
     runtime: RedisServiceRuntime, namespace: str, loads: list[str]
 ) -> None:
-    for env in [event("c1", 1), event("c1", 2)]:
+    for env in [command("c1", n=1), command("c1", n=2)]:
         await runtime.handle(env)
     assert await total(runtime, namespace, "c1") == 3
     assert len(loads) == 2
@@ -99,7 +87,7 @@ async def test_outside_a_batch_every_message_loads_its_aggregate(
 async def test_a_commit_by_another_handler_between_two_events_is_not_lost(
     runtime: RedisServiceRuntime, namespace: str, loads: list[str]
 ) -> None:
-    first, second = event("c1", 1), event("c1", 2)
+    first, second = command("c1", n=1), command("c1", n=2)
     with one_batch(2):
         await runtime.handle(first)
         # Another replica (or another partition's message) commits on the same combat.
@@ -114,7 +102,7 @@ async def test_a_commit_by_another_handler_between_two_events_is_not_lost(
 async def test_a_batch_delivered_again_changes_nothing_twice(
     runtime: RedisServiceRuntime, namespace: str, loads: list[str]
 ) -> None:
-    batch = [event("c1", 1), event("c1", 2), event("c1", 4)]
+    batch = [command("c1", n=1), command("c1", n=2), command("c1", n=4)]
     await handle_batch(runtime, batch[:2])  # the process died before the third and the ack
     await handle_batch(runtime, batch)
     assert await total(runtime, namespace, "c1") == 7
@@ -125,7 +113,7 @@ async def test_a_batch_delivered_again_changes_nothing_twice(
 async def test_a_batch_through_the_broker_is_handled_with_one_load(
     bus: Bus, runtime: RedisServiceRuntime, namespace: str, loads: list[str]
 ) -> None:
-    batch = [event("c1", 1), event("c1", 2), event("c1", 3)]
+    batch = [command("c1", n=1), command("c1", n=2), command("c1", n=3)]
     await bus.consume_service("turns", runtime.handle)
     body = ("[" + ",".join(e.model_dump_json() for e in batch) + "]").encode()
     await bus.publish_raw(

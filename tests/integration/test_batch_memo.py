@@ -1,7 +1,7 @@
 """One delivered batch, one load per aggregate (shared/batch_memo.py), on the real broker and
 store: the events of a batch start from the state the previous one left, and a commit by
-someone else in between, or a batch delivered again, still changes nothing twice. The batches hold
-the toy counter's messages of tests/integration/test_runtime.py, handled as any event."""
+someone else in between, or a batch delivered again, still changes nothing twice. The
+batches hold the toy counter's messages of tests/integration/test_runtime.py."""
 
 from __future__ import annotations
 

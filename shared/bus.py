@@ -30,12 +30,13 @@ from aio_pika.abc import (
 from pydantic import ValidationError
 
 from shared.batch_memo import one_batch
+from shared.coalesce import Coalescer, Publication
 from shared.delivery import TRANSIENT_ERRORS, MessageHandler, handle_delivered
 from shared.keys import Names
 from shared.logging import get_logger
 from shared.messages import SERVICES, Envelope, read_envelopes
 from shared.metrics import DELIVERIES, PUBLISHED, REDELIVERED
-from shared.settings import CommonSettings
+from shared.settings import CommonSettings, ServiceSettings
 
 log = get_logger(__name__)
 
@@ -73,6 +74,7 @@ class Bus:
         partitions: int,
         delivery_limit: int,
         publish_timeout: float,
+        coalesce: bool = False,
     ) -> None:
         self.url = url
         self.names = Names(namespace)
@@ -85,6 +87,10 @@ class Bus:
         self._exchanges: dict[str, AbstractExchange] = {}
         self._queues: list[AbstractQueue] = []  # kept referenced (docs/CONTRIBUTING.md)
         self._consumer_tags: list[tuple[AbstractQueue, str]] = []
+        # Publishes to a busy events exchange or reply queue merged (shared/coalesce.py).
+        self.coalescer = (
+            Coalescer(self._publish_one, events=self.names.events()) if coalesce else None
+        )
         # The ``destination`` label of :data:`shared.metrics.PUBLISHED`, by exchange.
         self._destinations = {"": "reply", self.names.events(): "events"} | {
             self.names.commands(service): service for service in SERVICES
@@ -98,6 +104,10 @@ class Bus:
             partitions=settings.referee_partitions,
             delivery_limit=settings.referee_delivery_limit,
             publish_timeout=settings.referee_publish_timeout,
+            # Merged publishes are batches: not while a service sends no batches (an older
+            # gateway that cannot read them is still up, deploy/README.md).
+            coalesce=settings.referee_coalesce_publishes
+            and (not isinstance(settings, ServiceSettings) or settings.referee_event_batches),
         )
 
     # --- lifecycle ---------------------------------------------------------------------
@@ -120,6 +130,10 @@ class Bus:
     async def close(self) -> None:
         await self.stop_consuming()
         if self._connection is not None:
+            if self.coalescer is not None:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.publish_timeout):
+                        await self.coalescer.close()
             try:
                 # A broker that no longer answers must not hold a process's stop for good.
                 async with asyncio.timeout(CLOSE_SECONDS):
@@ -235,16 +249,27 @@ class Bus:
         type_: str | None = None,
         mandatory: bool = True,
     ) -> None:
-        """Publish one persistent message and wait for the broker's confirm.
+        """Publish one persistent message and wait for the broker's confirm (with a coalescer,
+        possibly within a batch message of its destination: shared/coalesce.py).
 
         Raises :class:`BusUnavailableError` when the broker does not confirm in time, refuses the
         message, or cannot route a mandatory message.
         """
+        item = Publication(
+            exchange, routing_key, body, message_id, correlation_id, type_, mandatory
+        )
+        if self.coalescer is not None:
+            await self.coalescer.publish(item)
+        else:
+            await self._publish_one(item)
+
+    async def _publish_one(self, item: Publication) -> None:
+        exchange, routing_key, mandatory = item.exchange, item.routing_key, item.mandatory
         message = aio_pika.Message(
-            body,
-            message_id=message_id,
-            correlation_id=correlation_id,
-            type=type_,
+            item.body,
+            message_id=item.message_id,
+            correlation_id=item.correlation_id,
+            type=item.type_,
             content_type="application/json",
             delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
         )

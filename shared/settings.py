@@ -168,6 +168,9 @@ class CommonSettings(BaseSettings):
     referee_partitions: int = Field(4, ge=1, le=1024)
     referee_delivery_limit: int = Field(10, ge=1, le=1000)
     referee_publish_timeout: float = Field(5.0, gt=0)
+    # Publishes to the events exchange or a reply queue asked for while one to the same
+    # destination is in flight go out together as one batch message (shared/coalesce.py).
+    referee_coalesce_publishes: bool = True
     log_level: str = "INFO"
     log_json: bool = False
 

@@ -4,17 +4,27 @@ redis-py's pipelines check every script with ``SCRIPT EXISTS`` before each execu
 round trip per command handled. Here a script is sent as ``EVALSHA`` in the pipeline and,
 after a ``NOSCRIPT`` (Redis restarted, or a script flush), loaded and the pipeline run again:
 every caller builds pipelines whose commands are idempotent up to the script that failed.
+
+Pipelines of one client asked for while one of its pipelines is in flight wait for it, then
+run together as one pipeline, each caller getting its own slice of the replies (issue 15:
+under load a process has many handlings at the same step, each paying redis-py's pipeline
+machinery and a round trip for a few commands). A pipeline asked for on an idle client runs
+at once, alone. What one caller's slice holds is exactly what its pipeline alone would have
+returned; a caller whose build raises, or whose slice holds an error, gets that error and
+the others their replies. Only commands that never block go through here. Not on a Redis
+Cluster, whose pipelines are split by slot anyway.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
-from redis.asyncio.cluster import ClusterPipeline
+from redis.asyncio.cluster import ClusterPipeline, RedisCluster
 from redis.exceptions import NoScriptError
 
 
@@ -32,10 +42,104 @@ class Script:
         pipe.evalsha(self.sha, len(keys), *keys, *args)
 
 
-async def run_pipeline(
-    redis: Redis, build: Callable[[Pipeline], None], scripts: Sequence[Script]
-) -> list[Any]:
-    """Run the pipeline ``build`` fills; reload ``scripts`` and run again after NOSCRIPT."""
+Build = Callable[[Pipeline], None]
+
+# The most callers' pipelines run as one (the rest wait for the next).
+MERGED_AT_MOST = 64
+
+
+async def run_pipeline(redis: Redis, build: Build, scripts: Sequence[Script]) -> list[Any]:
+    """Run the pipeline ``build`` fills; reload ``scripts`` and run again after NOSCRIPT
+    (merged with the pipelines of callers asked for meanwhile: module docstring)."""
+    if isinstance(redis, RedisCluster):
+        return await _run_alone(redis, build, scripts)
+    merger: _Merger | None = getattr(redis, "_referee_merger", None)
+    if merger is None or merger.loop is not asyncio.get_running_loop():
+        merger = _Merger(redis)
+        redis._referee_merger = merger  # type: ignore[attr-defined]
+    return await merger.run(build, scripts)
+
+
+Waiting = list[tuple[Build, Sequence[Script], "asyncio.Future[list[Any]]"]]
+
+
+class _Merger:
+    """One client's pipelines: at most one in flight, the rest merged behind it."""
+
+    def __init__(self, redis: Redis) -> None:
+        self._redis = redis
+        self.loop = asyncio.get_running_loop()
+        self._busy = False
+        self._waiting: Waiting = []
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self, build: Build, scripts: Sequence[Script]) -> list[Any]:
+        if self._busy:
+            done: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+            self._waiting.append((build, scripts, done))
+            return await done
+        self._busy = True
+        try:
+            return await _run_alone(self._redis, build, scripts)
+        finally:
+            self._next()
+
+    def _next(self) -> None:
+        if not self._waiting:
+            self._busy = False
+            return
+        taken = self._waiting[:MERGED_AT_MOST]
+        del self._waiting[:MERGED_AT_MOST]
+        task = asyncio.create_task(self._run_merged(taken))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run_merged(self, taken: Waiting) -> None:
+        try:
+            pipe = self._redis.pipeline(transaction=False)
+            spans: list[tuple[int, int] | None] = []
+            for build, _, done in taken:
+                start = len(pipe.command_stack)
+                try:
+                    build(pipe)
+                except Exception as exc:
+                    del pipe.command_stack[start:]
+                    done.set_exception(exc)
+                    spans.append(None)
+                    continue
+                spans.append((start, len(pipe.command_stack)))
+            results: list[Any] = (
+                await pipe.execute(raise_on_error=False) if pipe.command_stack else []
+            )
+            for (build, scripts, done), span in zip(taken, spans, strict=True):
+                if span is None or done.done():
+                    continue
+                part = results[span[0] : span[1]]
+                if any(isinstance(r, NoScriptError) for r in part):
+                    try:
+                        done.set_result(await _run_alone(self._redis, build, scripts))
+                    except Exception as exc:
+                        if not done.done():
+                            done.set_exception(exc)
+                    continue
+                error = next((r for r in part if isinstance(r, Exception)), None)
+                if error is not None:
+                    done.set_exception(error)
+                else:
+                    done.set_result(part)
+        except asyncio.CancelledError:
+            for _, _, done in taken:
+                done.cancel()
+            raise
+        except Exception as exc:
+            for _, _, done in taken:
+                if not done.done():
+                    done.set_exception(exc)
+        finally:
+            self._next()
+
+
+async def _run_alone(redis: Redis, build: Build, scripts: Sequence[Script]) -> list[Any]:
     for attempt in range(2):
         pipe = redis.pipeline(transaction=False)
         build(pipe)

@@ -31,9 +31,18 @@ def stream_key(namespace: str, tenant: str) -> str:
     return f"{namespace}:{{tenant:{tenant}}}:events"
 
 
+# The newest stream entries whose commits are compared with the last commit: the stream is in
+# the order the recorder copied the events, which is not quite the order of their commits
+# (two services commit at the same time; the one that publishes second was not always the
+# one that committed second). Reading only the newest entry, a combat's last commit copied
+# just before an older one from another service was never seen, and the wait ran to its
+# limit (300 s) after loads that had caught up at once.
+NEWEST = 200
+
+
 async def _last_occurred_ms(redis: Redis, key: str) -> float:
-    last = entries(await redis.xrevrange(key, count=1))
-    return _occurred_ms(last[0][1]) if last else 0.0
+    newest = entries(await redis.xrevrange(key, count=NEWEST))
+    return max((_occurred_ms(fields) for _, fields in newest), default=0.0)
 
 
 def _occurred_ms(fields: dict[str, bytes]) -> float:

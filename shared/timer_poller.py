@@ -118,8 +118,7 @@ class TimerPoller:
                 self._done(item)
                 log.warning("timer_fire_failed", timer_id=item.timer_id, exc_info=True)
                 return None
-            # Acked with its latest lease (it may have been claimed again meanwhile).
-            return self._done(item)
+            return item  # still "firing" until acked: a claim meanwhile only renews it
 
         # Each timer is acked once its command is confirmed, never before; the timers
         # confirmed while an ack round trip was under way are acked together in the next.
@@ -128,12 +127,31 @@ class TimerPoller:
             while firing:
                 done, firing = await asyncio.wait(firing, return_when=asyncio.FIRST_COMPLETED)
                 fired = [item for task in done if (item := task.result()) is not None]
-                await self._store.ack_all(fired)
+                try:
+                    await self._ack(fired)
+                finally:
+                    for item in fired:
+                        self._done(item)
                 self.fired += len(fired)
         finally:
             # An ack that failed leaves the rest unacked (their leases run out): let the
             # firings under way end rather than leave them behind.
             await asyncio.gather(*firing, return_exceptions=True)
+
+    async def _ack(self, fired: Sequence[Claimed]) -> None:
+        """Ack fired timers with their latest lease. A claim that ran while an ack was on
+        its way may have renewed a lease after the ack read it (the ack then found a newer
+        lease): acked again with the newer one, so that it does not fire a second time."""
+        for _ in range(GIVE_UP_LEASES):
+            latest = [self._firing.get(item.timer_id, item) for item in fired]
+            acked = await self._store.ack_all(latest)
+            fired = [
+                now
+                for item, ok in zip(latest, acked, strict=True)
+                if not ok and (now := self._firing.get(item.timer_id, item)) != item
+            ]
+            if not fired:
+                return
 
     def _done(self, item: Claimed) -> Claimed:
         """A firing ended: its place is free, and its latest claim is what an ack uses."""

@@ -104,7 +104,8 @@ class _Merger:
                     build(pipe)
                 except Exception as exc:
                     del pipe.command_stack[start:]
-                    done.set_exception(exc)
+                    if not done.done():  # its caller may have been cancelled meanwhile
+                        done.set_exception(exc)
                     spans.append(None)
                     continue
                 spans.append((start, len(pipe.command_stack)))

@@ -21,11 +21,11 @@ poison message must not take another commit's events with it.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from shared.messages import BATCHES, EVENTS_BATCH, REPLY_BATCH, derived_id
+from shared.one_in_flight import OneInFlight, Taken
 
 # The most envelope messages one merged publish carries (the rest wait for the next one).
 MERGED_AT_MOST = 200
@@ -45,16 +45,6 @@ class Publication:
 
 
 SendFn = Callable[[Publication], Awaitable[None]]
-
-
-Waiting = list[tuple[Publication, "asyncio.Future[None]"]]
-
-
-@dataclass
-class _Lane:
-    """A destination with a publish in flight, and the publishes waiting behind it."""
-
-    waiting: Waiting = field(default_factory=list)
 
 
 def merged(items: list[Publication], batch_type: str, routing_key: str) -> Publication:
@@ -80,11 +70,10 @@ class Coalescer:
         self._send = send
         self._events = events
         self._at_most = at_most
-        self._lanes: dict[tuple[str, str], _Lane] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._lanes: dict[tuple[str, str], OneInFlight[Publication, None]] = {}
         self.merged = 0  # publishes that went out in another's message
 
-    def _lane_of(self, item: Publication) -> tuple[str, str] | None:
+    def _lane_key(self, item: Publication) -> tuple[str, str] | None:
         """The destination a publish may be merged on, or ``None`` (never merged)."""
         if item.exchange == self._events:
             return (item.exchange, EVENTS_BATCH)
@@ -93,58 +82,39 @@ class Coalescer:
         return None
 
     async def publish(self, item: Publication) -> None:
-        key = self._lane_of(item)
+        key = self._lane_key(item)
         if key is None:
             await self._send(item)
             return
         lane = self._lanes.get(key)
         if lane is None:
-            self._lanes[key] = lane = _Lane()
-            try:
-                await self._send(item)
-            finally:
-                self._next(key, lane)
-            return
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        lane.waiting.append((item, done))
-        await done
+            lane = OneInFlight(
+                self._send,
+                lambda taken: self._send_merged(key, taken),
+                at_most=self._at_most,
+                on_idle=lambda: self._idle(key),
+            )
+            self._lanes[key] = lane
+        await lane.run(item)
 
-    def _next(self, key: tuple[str, str], lane: _Lane) -> None:
-        """The lane's publish ended: send what waits behind it, or leave the lane idle."""
-        if not lane.waiting:
-            del self._lanes[key]
-            return
-        taken = lane.waiting[: self._at_most]
-        del lane.waiting[: self._at_most]
-        task = asyncio.create_task(self._send_merged(key, lane, taken))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _idle(self, key: tuple[str, str]) -> None:
+        """A lane with nothing in flight nor waiting is forgotten (a reply queue's gateway
+        may be gone); its last merged task, if any, has settled every caller already."""
+        del self._lanes[key]
 
-    async def _send_merged(self, key: tuple[str, str], lane: _Lane, taken: Waiting) -> None:
+    async def _send_merged(self, key: tuple[str, str], taken: Taken[Publication, None]) -> None:
         items = [item for item, _ in taken]
-        try:
-            if len(items) == 1:
-                await self._send(items[0])
-            else:
-                batch_type = EVENTS_BATCH if key[0] else REPLY_BATCH
-                await self._send(merged(items, batch_type, key[1]))
-                self.merged += len(items) - 1
-        except asyncio.CancelledError:
-            for _, done in taken:
-                done.cancel()
-            raise
-        except BaseException as exc:
-            for _, done in taken:
-                if not done.done():
-                    done.set_exception(exc)
+        if len(items) == 1:
+            await self._send(items[0])
         else:
-            for _, done in taken:
-                if not done.done():
-                    done.set_result(None)
-        finally:
-            self._next(key, lane)
+            batch_type = EVENTS_BATCH if key[0] else REPLY_BATCH
+            await self._send(merged(items, batch_type, key[1]))
+            self.merged += len(items) - 1
+        for _, done in taken:
+            if not done.done():
+                done.set_result(None)
 
     async def close(self) -> None:
         """Let the merged publishes under way end (each fails fast once the bus is closed)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        for lane in list(self._lanes.values()):
+            await lane.close()

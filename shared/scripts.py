@@ -27,6 +27,8 @@ from redis.asyncio.client import Pipeline
 from redis.asyncio.cluster import ClusterPipeline, RedisCluster
 from redis.exceptions import NoScriptError
 
+from shared.one_in_flight import OneInFlight, Taken
+
 
 class Script:
     def __init__(self, source: str) -> None:
@@ -53,91 +55,58 @@ async def run_pipeline(redis: Redis, build: Build, scripts: Sequence[Script]) ->
     (merged with the pipelines of callers asked for meanwhile: module docstring)."""
     if isinstance(redis, RedisCluster):
         return await _run_alone(redis, build, scripts)
-    merger: _Merger | None = getattr(redis, "_referee_merger", None)
-    if merger is None or merger.loop is not asyncio.get_running_loop():
-        merger = _Merger(redis)
-        redis._referee_merger = merger  # type: ignore[attr-defined]
-    return await merger.run(build, scripts)
+    lane: _Lane | None = getattr(redis, "_referee_merger", None)
+    if lane is None or lane.loop is not asyncio.get_running_loop():
+        lane = _Lane(redis)
+        redis._referee_merger = lane  # type: ignore[attr-defined]
+    return await lane.run((build, scripts))
 
 
-Waiting = list[tuple[Build, Sequence[Script], "asyncio.Future[list[Any]]"]]
+Call = tuple[Build, Sequence[Script]]
 
 
-class _Merger:
+class _Lane(OneInFlight[Call, list[Any]]):
     """One client's pipelines: at most one in flight, the rest merged behind it."""
 
     def __init__(self, redis: Redis) -> None:
+        super().__init__(self._alone_call, self._merged, at_most=MERGED_AT_MOST)
         self._redis = redis
         self.loop = asyncio.get_running_loop()
-        self._busy = False
-        self._waiting: Waiting = []
-        self._tasks: set[asyncio.Task[None]] = set()
 
-    async def run(self, build: Build, scripts: Sequence[Script]) -> list[Any]:
-        if self._busy:
-            done: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
-            self._waiting.append((build, scripts, done))
-            return await done
-        self._busy = True
-        try:
-            return await _run_alone(self._redis, build, scripts)
-        finally:
-            self._next()
+    async def _alone_call(self, call: Call) -> list[Any]:
+        return await _run_alone(self._redis, *call)
 
-    def _next(self) -> None:
-        if not self._waiting:
-            self._busy = False
-            return
-        taken = self._waiting[:MERGED_AT_MOST]
-        del self._waiting[:MERGED_AT_MOST]
-        task = asyncio.create_task(self._run_merged(taken))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _run_merged(self, taken: Waiting) -> None:
-        try:
-            pipe = self._redis.pipeline(transaction=False)
-            spans: list[tuple[int, int] | None] = []
-            for build, _, done in taken:
-                start = len(pipe.command_stack)
-                try:
-                    build(pipe)
-                except Exception as exc:
-                    del pipe.command_stack[start:]
-                    if not done.done():  # its caller may have been cancelled meanwhile
-                        done.set_exception(exc)
-                    spans.append(None)
-                    continue
-                spans.append((start, len(pipe.command_stack)))
-            results: list[Any] = (
-                await pipe.execute(raise_on_error=False) if pipe.command_stack else []
-            )
-            for (build, scripts, done), span in zip(taken, spans, strict=True):
-                if span is None or done.done():
-                    continue
-                part = results[span[0] : span[1]]
-                if any(isinstance(r, NoScriptError) for r in part):
-                    try:
-                        done.set_result(await _run_alone(self._redis, build, scripts))
-                    except Exception as exc:
-                        if not done.done():
-                            done.set_exception(exc)
-                    continue
-                error = next((r for r in part if isinstance(r, Exception)), None)
-                if error is not None:
-                    done.set_exception(error)
-                else:
-                    done.set_result(part)
-        except asyncio.CancelledError:
-            for _, _, done in taken:
-                done.cancel()
-            raise
-        except Exception as exc:
-            for _, _, done in taken:
-                if not done.done():
+    async def _merged(self, taken: Taken[Call, list[Any]]) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        spans: list[tuple[int, int] | None] = []
+        for (build, _), done in taken:
+            start = len(pipe.command_stack)
+            try:
+                build(pipe)
+            except Exception as exc:
+                del pipe.command_stack[start:]
+                if not done.done():  # its caller may have been cancelled meanwhile
                     done.set_exception(exc)
-        finally:
-            self._next()
+                spans.append(None)
+                continue
+            spans.append((start, len(pipe.command_stack)))
+        results: list[Any] = await pipe.execute(raise_on_error=False) if pipe.command_stack else []
+        for ((build, scripts), done), span in zip(taken, spans, strict=True):
+            if span is None or done.done():
+                continue
+            part = results[span[0] : span[1]]
+            if any(isinstance(r, NoScriptError) for r in part):
+                try:
+                    done.set_result(await _run_alone(self._redis, build, scripts))
+                except Exception as exc:
+                    if not done.done():
+                        done.set_exception(exc)
+                continue
+            error = next((r for r in part if isinstance(r, Exception)), None)
+            if error is not None:
+                done.set_exception(error)
+            else:
+                done.set_result(part)
 
 
 async def _run_alone(redis: Redis, build: Build, scripts: Sequence[Script]) -> list[Any]:

@@ -27,6 +27,9 @@ class DueTimers(Protocol):
 
     async def ack_all(self, claimed: Sequence[Claimed]) -> list[bool]: ...
 
+    async def retry_at(self, claimed: Sequence[Claimed], at_ms: int) -> None:
+        """Timers whose firing failed are due again at ``at_ms`` (if still so leased)."""
+
     @property
     def next_due_ms(self) -> int | None:
         """When the next timer is due (leases included), as the last claim found it."""
@@ -44,6 +47,16 @@ IDLE_MS = 1000
 # A firing still under way after this many leases is given up (a publish or a Redis call
 # that hangs): its lease has run out meanwhile, so the next claim fires it again.
 GIVE_UP_LEASES = 3
+
+
+# A timer whose firing failed (the broker or Redis away) is fired again after this long,
+# doubled at each failure in a row up to its lease: not only when its lease runs out, which
+# made a timer caught in a broker restart of one second fire ten seconds late.
+RETRY_MS = 1000
+
+# The timers whose failures in a row this process counts at most (a timer fired by another
+# replica meanwhile is never cleared here: the count is forgotten beyond this many).
+COUNTED_FAILURES = 10_000
 
 
 # How long before a timer is due the poller of a process claims it: ``fire`` then waits for
@@ -91,6 +104,7 @@ class TimerPoller:
         # time, and its ack carries the newer lease.
         self._firing: dict[str, Claimed] = {}
         self._freed = asyncio.Event()  # set whenever a firing ends
+        self._failures: dict[str, int] = {}  # failed firings in a row, by timer id
         # When the last poll finished (monotonic seconds): the replica's liveness reads it.
         self.last_poll = time.monotonic()
 
@@ -114,10 +128,10 @@ class TimerPoller:
             try:
                 await asyncio.wait_for(self._fire(item), self._give_up)
             except Exception:
-                # Leave the lease to run out: the timer fires again after it.
-                self._done(item)
                 log.warning("timer_fire_failed", timer_id=item.timer_id, exc_info=True)
+                await self._retry_soon(self._done(item))
                 return None
+            self._failures.pop(item.timer_id, None)
             return item  # still "firing" until acked: a claim meanwhile only renews it
 
         # Each timer is acked once its command is confirmed, never before; the timers
@@ -152,6 +166,18 @@ class TimerPoller:
             ]
             if not fired:
                 return
+
+    async def _retry_soon(self, item: Claimed) -> None:
+        """A failed firing is due again after :data:`RETRY_MS`, doubled at each failure in
+        a row, at most its lease; if that cannot be written, the lease runs out instead."""
+        if len(self._failures) >= COUNTED_FAILURES:
+            self._failures.clear()
+        failures = self._failures[item.timer_id] = self._failures.get(item.timer_id, 0) + 1
+        delay = min(RETRY_MS * 2 ** min(failures - 1, 16), self._lease_ms)
+        try:
+            await self._store.retry_at([item], self._clock() + delay)
+        except Exception:
+            log.warning("timer_retry_failed", timer_id=item.timer_id, exc_info=True)
 
     def _done(self, item: Claimed) -> Claimed:
         """A firing ended: its place is free, and its latest claim is what an ack uses."""

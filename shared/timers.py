@@ -74,6 +74,19 @@ return 0
 """
 )
 
+# A fired timer whose firing failed in a live process (the broker away, say) is claimed
+# again at the time the poller asks, if its lease is still the one that process holds.
+_RETRY = Script(
+    """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], 'XX', ARGV[3], ARGV[1])
+  return 1
+end
+return 0
+"""
+)
+
 _ARM = Script(
     """
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
@@ -108,7 +121,7 @@ return 1
 """
 )
 
-_ALL = [_CLAIM, _ACK, _ARM, _ARM_MISSING, _CANCEL]
+_ALL = [_CLAIM, _ACK, _RETRY, _ARM, _ARM_MISSING, _CANCEL]
 
 
 @dataclass(frozen=True)
@@ -244,6 +257,20 @@ class TimerStore:
     async def ack(self, claimed: Claimed) -> bool:
         args = [claimed.timer_id, claimed.lease_ms, now_ms(), FIRED_KEEP_MS]
         return bool(await self._run(_ACK, self.shards[claimed.shard], args))
+
+    async def retry_at(self, claimed: Sequence[Claimed], at_ms: int) -> None:
+        """Timers whose firing failed are due again at ``at_ms`` rather than when their
+        lease runs out (those leased anew or acked meanwhile are left alone)."""
+        if not claimed:
+            return
+
+        def build(pipe: Pipeline) -> None:
+            for item in claimed:
+                args = [item.timer_id, item.lease_ms, at_ms]
+                _RETRY.queue(pipe, self.shards[item.shard].all, args)
+
+        await run_pipeline(self._redis, build, _ALL)
+        self._armed_due(at_ms)
 
     async def ack_all(self, claimed: Sequence[Claimed]) -> list[bool]:
         """:meth:`ack` each of several fired timers, in one round trip."""

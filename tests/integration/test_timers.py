@@ -131,6 +131,41 @@ async def test_the_poller_fires_each_due_timer_once_and_retries_a_failed_fire(
     assert await store.count() == 0
 
 
+async def test_a_failed_firing_is_fired_again_after_a_second_not_after_its_lease(
+    redis: Redis, namespace: str
+) -> None:
+    store = timers(redis, namespace)
+    attempts: list[int] = []
+
+    async def fire(item: Claimed) -> None:
+        attempts.append(now_ms())
+        if len(attempts) == 1:
+            raise ConnectionError("broker restarting")
+
+    await store.arm("caught", 0, {})
+    poller = TimerPoller(store, fire, poll_ms=5, lease_ms=10_000)
+    async with running(poller):
+        await eventually(lambda: poller.fired == 1, within=5)
+    assert len(attempts) == 2
+    assert 900 <= attempts[1] - attempts[0] < 5_000  # RETRY_MS, not the 10 s lease
+    assert await store.count() == 0
+
+
+async def test_a_retry_leaves_a_timer_leased_anew_or_acked_meanwhile_alone(
+    redis: Redis, namespace: str
+) -> None:
+    store = timers(redis, namespace)
+    await store.arm("t", 0, {})
+    (old,) = await store.claim(now_ms(), 100)
+    await asyncio.sleep(0.15)
+    (new,) = await store.claim(now_ms(), 10_000)  # the first lease ran out: claimed again
+    await store.retry_at([old], 1)  # the first firing's failure comes late
+    assert await store.due_of("t") == new.lease_ms
+    assert await store.ack_all([new]) == [True]
+    await store.retry_at([new], 1)
+    assert await store.count() == 0
+
+
 @contextlib.asynccontextmanager
 async def running(poller: TimerPoller, release: asyncio.Event | None = None) -> AsyncIterator[None]:
     """The poller's ``run_forever`` for the body, then stopped and awaited (``release`` set

@@ -208,6 +208,11 @@ class MemoryTimers:
     async def ack_all(self, claimed: Sequence[Claimed]) -> list[bool]:
         return [await self.ack(item) for item in claimed]
 
+    async def retry_at(self, claimed: Sequence[Claimed], at_ms: int) -> None:
+        for item in claimed:
+            if self.due.get(item.timer_id) == item.lease_ms:
+                self.due[item.timer_id] = at_ms
+
     def next_due(self) -> int | None:
         return min(self.due.values(), default=None)
 

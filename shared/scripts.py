@@ -55,10 +55,10 @@ async def run_pipeline(redis: Redis, build: Build, scripts: Sequence[Script]) ->
     (merged with the pipelines of callers asked for meanwhile: module docstring)."""
     if isinstance(redis, RedisCluster):
         return await _run_alone(redis, build, scripts)
-    lane: _Lane | None = getattr(redis, "_referee_merger", None)
+    lane: _Lane | None = getattr(redis, "_referee_lane", None)
     if lane is None or lane.loop is not asyncio.get_running_loop():
         lane = _Lane(redis)
-        redis._referee_merger = lane  # type: ignore[attr-defined]
+        redis._referee_lane = lane  # type: ignore[attr-defined]
     return await lane.run((build, scripts))
 
 
